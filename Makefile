@@ -1,0 +1,43 @@
+# Fresh Debian machine, as root: `make demo` or `make test`.
+VENV    ?= .venv
+PY      := $(VENV)/bin/python
+PIP     := $(VENV)/bin/pip
+STAMP   := $(VENV)/.installed
+OUT     ?= out
+APT_PKGS := tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev pkg-config poppler-utils qpdf
+export OMP_THREAD_LIMIT := 1
+
+.PHONY: demo test test-all lint bench system venv clean
+
+system:
+	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing system packages:$$missing" >&2; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+$(STAMP): pyproject.toml
+	$(MAKE) system
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q -e '.[dev,ocr]' || $(PIP) install -q -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+demo: $(STAMP)
+	$(PY) -m starsheets demo --out $(OUT)
+
+test: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(PY) -m pytest
+
+test-all: $(STAMP)
+	$(PY) -m pytest -m ''
+
+bench: $(STAMP)
+	$(PY) bench/run_all.py
+
+clean:
+	rm -rf $(VENV) $(OUT) .pytest_cache .ruff_cache

@@ -1,0 +1,5 @@
+"""`python -m starsheets` runs the command-line interface."""
+
+from starsheets.cli import main
+
+main()
