@@ -1,0 +1,1 @@
+"""Spacer (seed 004): tables, characters, settings and task odds."""
