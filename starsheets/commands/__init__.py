@@ -5,3 +5,7 @@ from __future__ import annotations
 import click
 
 COMMANDS: list[click.Command] = []
+
+from starsheets.commands.booklet import booklet as booklet_command  # noqa: E402
+
+COMMANDS.append(booklet_command)
