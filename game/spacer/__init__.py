@@ -1,1 +1,2 @@
-"""Spacer (seed 004): tables, characters, settings and task odds."""
+"""Spacer: characters, settings and their validation (pure logic, tables from
+templates/spacer.yaml)."""
