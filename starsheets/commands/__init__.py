@@ -9,3 +9,6 @@ COMMANDS: list[click.Command] = []
 from starsheets.commands.booklet import booklet as booklet_command  # noqa: E402
 
 COMMANDS.append(booklet_command)
+from starsheets.commands.odds import odds as odds_command  # noqa: E402
+
+COMMANDS.append(odds_command)
