@@ -1,0 +1,93 @@
+"""Render a registered sheet kind to PDF bytes and its layout manifest."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from functools import cache
+
+from reportlab.pdfgen.canvas import Canvas
+
+from sheets import fonts
+from sheets.code import LAYOUT_VERSION, SheetCode, encode
+from sheets.draw import Sheet
+from sheets.fillable import ATTACHMENT, FormBuilder
+from sheets.manifest import Manifest, Recorder, rect
+from sheets.paper import get_paper
+from sheets.registry import get_kind
+
+
+@dataclass(frozen=True)
+class Rendered:
+    pdf: bytes
+    manifest: Manifest
+    overflows: tuple[str, ...]  # text that had to be squeezed below the minimum size
+
+
+def render(kind: str, edition: str | None = None, paper: str = "letter",
+           fillable: bool = False) -> Rendered:
+    """Draw a sheet: the PDF (manifest attached as starsheets-layout.json) and manifest."""
+    sk = get_kind(kind)
+    ed = sk.edition(edition)
+    p = get_paper(paper, sk.papers)
+    code = encode(SheetCode(sk.id, ed, p.name, LAYOUT_VERSION))
+    fonts.register()
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=p.size, invariant=True, pageCompression=True)
+    c.setTitle(f"{sk.title} ({ed}, {p.name})")
+    c.setAuthor("starsheets")
+    c.setSubject(code)
+    c.setCreator("starsheets")
+    c.setKeywords(code)
+    rec = Recorder()
+    sheet = Sheet(c, p, sk, ed, code, rec, FormBuilder(c) if fillable else None)
+    sheet.start_page()
+    sk.draw(sheet)
+    c.showPage()
+    c.save()
+    manifest = Manifest(code=code, kind=sk.id, edition=ed, paper=p.name, layout=LAYOUT_VERSION,
+                        page_size=(round(p.width, 3), round(p.height, 3)),
+                        printable=rect(*p.printable), pages=rec.page,
+                        fiducials=tuple(rec.fiducials), qr=tuple(rec.qr),
+                        regions=tuple(rec.regions))
+    return Rendered(attach_manifest(buf.getvalue(), manifest), manifest, tuple(sheet.overflows))
+
+
+def attach_manifest(pdf: bytes, manifest: Manifest) -> bytes:
+    """The PDF with the manifest JSON embedded as the attached file starsheets-layout.json."""
+    from pypdf import PdfWriter
+
+    writer = PdfWriter(clone_from=io.BytesIO(pdf))
+    writer.add_attachment(ATTACHMENT, manifest.to_json().encode("utf-8"))
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+@cache
+def layout(kind: str, edition: str | None = None, paper: str = "letter") -> Manifest:
+    """The layout manifest of a sheet, regenerated (nothing written): what a scanner
+    uses once it has read the sheet code."""
+    sk = get_kind(kind)
+    return _layout(sk.id, sk.edition(edition), get_paper(paper, sk.papers).name)
+
+
+@cache
+def _layout(kind_id: str, edition: str, paper: str) -> Manifest:
+    return render(kind_id, edition, paper).manifest
+
+
+def layout_for_code(code: str) -> Manifest:
+    """The manifest for a sheet code read from a QR code (NotASheetError if unknown)."""
+    from sheets.code import decode
+    from starsheets.errors import NotASheetError, UsageError
+
+    sc = decode(code)
+    if sc.layout != LAYOUT_VERSION:
+        raise NotASheetError(f"sheet layout {sc.layout} is not this version's {LAYOUT_VERSION}",
+                             "Reprint the sheet with this version of starsheets.")
+    try:
+        return layout(sc.kind, sc.edition, sc.paper)
+    except UsageError as e:
+        raise NotASheetError(f"sheet code '{code}' names no known sheet ({e.message})",
+                             "Scan a sheet printed by `starsheets print`.") from None
