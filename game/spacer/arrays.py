@@ -60,9 +60,11 @@ class TrainedMatch:
     extra: int  # points above the array (bought with bonus points)
 
 
-def match_trained(options: Sequence[Sequence[int]], array: Sequence[int]) -> TrainedMatch | None:
+def match_trained(options: Sequence[Sequence[int]], array: Sequence[int],
+                  per_purchase: int = 1) -> TrainedMatch | None:
     """Values that hold the array (some value of the array on each attribute, at most
-    that value below it) with the fewest extra points."""
+    that value below it): among several readings of floored values, the one whose extra
+    points fill whole purchases, then the one with the fewest extra points."""
     need = sorted(array, reverse=True)
     best: TrainedMatch | None = None
     for raw in itertools.product(*options):
@@ -70,7 +72,8 @@ def match_trained(options: Sequence[Sequence[int]], array: Sequence[int]) -> Tra
             continue
         if all(h >= n for h, n in zip(sorted(raw, reverse=True), need, strict=True)):
             extra = sum(raw) - sum(array)
-            if best is None or extra < best.extra:
+            key = (extra % per_purchase, extra)
+            if best is None or key < (best.extra % per_purchase, best.extra):
                 best = TrainedMatch(tuple(raw), extra)
     return best
 

@@ -177,7 +177,7 @@ def check_arrays(r: Review) -> None:
                   f"{array_text} is {m.leftover}.", f"Write {m.leftover}.", reading="S1")
     trained = data.trained
     topts = [before_modifier(start[a.id], sp.modifier(a.id)) for a in trained]
-    t = match_trained(topts, data.trained_array)
+    t = match_trained(topts, data.trained_array, data.purchase("trained").trained_points)
     tarray = ", ".join(map(str, data.trained_array))
     if t is None:
         raw = [o[-1] for o in topts]

@@ -17,7 +17,7 @@ by enumerating the distinct tables of dice, with integer arithmetic, and returne
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -135,6 +135,31 @@ def _add_shifted(acc: list[int], poly: Sequence[int], shift: int, times: int = 1
     for i, c in enumerate(poly):
         if c:
             acc[shift + i] += c * times
+
+
+def read_task(spec: DiceSpec, faces: Iterable[int]) -> tuple[tuple[int, ...], int]:
+    """(every die rolled, in order; the total) when the dice show `faces` in rolling order.
+
+    The rules applied one roll at a time, for a dice roller and for checking by hand: each
+    die below `open_below` adds a die while the allowance lasts (a die that will be taken
+    off still open-ends), then dice above `keep_max` are taken off and the rest totalled.
+    """
+    it = iter(faces)
+    pending, extra = spec.dice, 0
+    rolled: list[int] = []
+    while pending:
+        try:
+            v = next(it)
+        except StopIteration:
+            raise ValueError(f"not enough faces: {rolled} and {pending} more needed") from None
+        if not 1 <= v <= DIE_SIDES:
+            raise ValueError(f"{v} is not a face of a d{DIE_SIDES}")
+        rolled.append(v)
+        pending -= 1
+        if v < spec.open_below and extra < spec.open_max:
+            extra += 1
+            pending += 1
+    return tuple(rolled), sum(v for v in rolled if v <= spec.keep_max)
 
 
 @cache

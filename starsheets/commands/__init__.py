@@ -12,3 +12,6 @@ COMMANDS.append(booklet_command)
 from starsheets.commands.odds import odds as odds_command  # noqa: E402
 
 COMMANDS.append(odds_command)
+from starsheets.commands.spacer import new as new_command  # noqa: E402
+
+COMMANDS.append(new_command)
