@@ -9,7 +9,8 @@ from game.pool.odds import (
     TargetNumber,
     load_rules,
     pool_odds,
+    read_pool,
 )
 
 __all__ = ["MAX_POOL_DICE", "Difficulty", "PoolOdds", "PoolRoll", "PoolRules", "TargetNumber",
-           "load_rules", "pool_odds"]
+           "load_rules", "pool_odds", "read_pool"]

@@ -11,6 +11,7 @@ number of successes and of 1s, O(N^2) terms), then returned as `Fraction`s.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -220,6 +221,36 @@ def _pool_counts(n: int, win: int, ones: int, sides: int,
             else:
                 net[s - pairs] = net.get(s - pairs, 0) + count
     return net, botch
+
+
+def read_pool(roll: PoolRoll, faces: Sequence[int]) -> tuple[int, bool]:
+    """(net successes, botch) of dice showing `faces` (blind luck: the faces in rolling order).
+
+    The rules applied one roll at a time, for a dice roller and for checking by hand.
+    """
+    rules = load_rules()
+    if roll.blind_luck:
+        first = faces[0]
+        if first == rules.blind_luck_failure_face:
+            return 0, len(faces) > 1 and faces[1] == rules.blind_luck_failure_face
+        if first == rules.blind_luck_success_face and \
+                first - roll.penalty >= roll.target:
+            chain = 0
+            for f in faces:
+                if f != rules.blind_luck_success_face:
+                    break
+                chain += 1
+            return chain, False
+        return 0, False
+    if len(faces) != roll.dice:
+        raise ValueError(f"{len(faces)} faces for a pool of {roll.dice}")
+    wins = sum(1 for f in faces
+               if f - roll.penalty >= roll.target and f not in rules.always_fail)
+    ones = sum(1 for f in faces if f == rules.snake_eyes_face)
+    if roll.mastery:
+        return wins, ones == len(faces)
+    pairs = ones // 2
+    return (0, True) if pairs > wins else (wins - pairs, False)
 
 
 def pool_odds(roll: PoolRoll) -> PoolOdds:
