@@ -87,7 +87,7 @@ def check_circles(r: Review) -> None:
               f"Raising {', '.join(parts)} takes {spent} circles; {plural(levels, 'level')}"
               f"{fate} give {have} ({data.circles_per_level} per level).",
               f"Lower the raises by {spent - have} circles, or check the level.",
-              reading="S15")
+              reading=("S15", "S6") if fate_levels else "S15")
 
 
 def check_study(r: Review) -> None:

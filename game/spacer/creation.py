@@ -166,7 +166,7 @@ def check_arrays(r: Review) -> None:
               f"Inborn values before species modifiers are {listing}: "
               f"{inborn_problem(bases, data.inborn_array)}.",
               f"Give the five inborn attributes five of {array_text}, each value once; "
-              "the value left over becomes your bonus points.", reading="S4")
+              "the value left over becomes your bonus points.", reading=("S4", "S5"))
     else:
         r.leftover = m.leftover
         r.computed["bonus_points"] = m.leftover
@@ -186,14 +186,15 @@ def check_arrays(r: Review) -> None:
         if low:
             r.add("trained-array", [f"trained.{a.id}" for a in trained],
                   f"{', '.join(low)}: below 0 before the species modifier, which no array "
-                  "value allows.", "Raise it to at least the species bonus.", reading="S4")
+                  "value allows.", "Raise it to at least the species bonus.",
+                  reading=("S4", "S5"))
             return
         value, needed, have = trained_problem(raw, data.trained_array)
         r.add("trained-array", [f"trained.{a.id}" for a in trained],
               f"The trained array {tarray} puts {value} or more on {needed} attributes, "
               f"but only {have} of yours are {value} or more before species modifiers.",
               f"Give each trained attribute one value of {tarray}; bonus points only add "
-              "points on top of the array.", reading="S4")
+              "points on top of the array.", reading=("S4", "S5"))
         return
     r.trained_extra = t.extra
 
@@ -229,6 +230,15 @@ def spending(r: Review) -> dict[str, float] | None:
     }
 
 
+def _used_readings(whole: dict[str, int]) -> list[str]:
+    """The readings a purchase total depends on, given what was bought."""
+    out = ["S1"]
+    for kind, ids in (("traits", ["S2"]), ("hobbies", ["S9"]), ("luck", ["S3", "S17"])):
+        if whole.get(kind):
+            out += ids
+    return out
+
+
 def check_bonus_points(r: Review) -> None:
     """What the bonus points bought, against the leftover inborn value (S1, S2, S3, S9)."""
     if r.leftover is None or r.level != r.data.starting_level:
@@ -252,7 +262,7 @@ def check_bonus_points(r: Review) -> None:
               f"You spent {plural(total, 'bonus point')} ({breakdown or 'nothing'}) but "
               f"have {r.leftover} (the inborn value left over).",
               f"Remove {plural(total - r.leftover, 'purchase')}. One point buys: "
-              + "; ".join(names.values()) + ".", reading="S2")
+              + "; ".join(names.values()) + ".", reading=_used_readings(whole))
     elif total < r.leftover:
         r.add("bonus-unspent", ["bonus points"],
               f"{plural(r.leftover - total, 'bonus point')} of {r.leftover} unspent "
@@ -294,7 +304,7 @@ def check_fate_and_luck(r: Review) -> None:
             r.add("luck", ["luck"],
                   f"Luck: you wrote {c.luck}; starting luck {st.luck} + {gained} for even "
                   f"ranks reached (rank {st.rank} to {c.rank}) - {c.luck_burned} burned "
-                  f"= {expected}.", f"Write {expected}.", reading="S3")
+                  f"= {expected}.", f"Write {expected}.", reading=("S3", "S17"))
 
 
 # --- traits, principles, hobbies --------------------------------------------------
@@ -337,7 +347,8 @@ def check_traits(r: Review) -> None:
         r.add("traits-total", ["traits"],
               f"Your traits add up to {total}; you have {data.trait_points} trait points"
               f"{extra} to place, all of them.",
-              f"Add {data.trait_points + free - total} points to your traits.", reading="S7")
+              f"Add {plural(data.trait_points + free - total, 'point')} to your traits.",
+              reading="S7")
 
 
 _SPLIT = re.compile(r"\s*;\s*")

@@ -154,15 +154,15 @@ class Finding:
     fields: tuple[str, ...]
     message: str
     fix: str
-    reading: str | None = None
+    readings: tuple[str, ...] = ()  # ids of the readings of ambiguous rules it relies on
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"code": self.code, "severity": self.severity,
                                "rule": self.rule, "section": self.section,
                                "fields": list(self.fields), "message": self.message,
                                "fix": self.fix}
-        if self.reading:
-            out["reading"] = {"id": self.reading, "text": READINGS[self.reading]}
+        if self.readings:
+            out["readings"] = [{"id": r, "text": READINGS[r]} for r in self.readings]
         return out
 
     def lines(self) -> list[str]:
@@ -173,20 +173,23 @@ class Finding:
         if self.fields:
             where += f"; field: {', '.join(self.fields)}"
         out.append(where)
-        if self.reading:
-            out.append(f"        reading {self.reading}: {READINGS[self.reading]} "
-                       "(docs/rules.md)")
+        for r in self.readings:
+            out.append(f"        reading {r}: {READINGS[r]} (docs/rules.md)")
         return out
 
 
 def finding(code: str, fields: Iterable[str], message: str, fix: str,
-            reading: str | None = None, severity: str | None = None) -> Finding:
-    """A finding of the catalogued rule `code`."""
+            reading: str | Iterable[str] | None = None, severity: str | None = None
+            ) -> Finding:
+    """A finding of the catalogued rule `code`, citing the readings it relies on."""
     rule = RULES[code]
-    if reading is not None and reading not in READINGS:
-        raise KeyError(reading)
+    ids = () if reading is None else (reading,) if isinstance(reading, str) else \
+        tuple(dict.fromkeys(reading))
+    for r in ids:
+        if r not in READINGS:
+            raise KeyError(r)
     return Finding(code, severity or rule.severity, rule.name, rule.section, tuple(fields),
-                   message, fix, reading)
+                   message, fix, ids)
 
 
 def errors(findings: Iterable[Finding]) -> list[Finding]:

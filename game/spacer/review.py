@@ -37,7 +37,7 @@ class Review:
     toughness: int | None = None
 
     def add(self, code: str, fields: Iterable[str], message: str, fix: str,
-            reading: str | None = None, severity: str | None = None) -> None:
+            reading: str | Iterable[str] | None = None, severity: str | None = None) -> None:
         self.findings.append(finding(code, fields, message, fix, reading, severity))
 
     @property

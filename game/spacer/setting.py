@@ -181,11 +181,13 @@ def validate_setting(setting: Setting, data: SpacerData | None = None) -> Settin
 def _summary(data: SpacerData, setting: Setting, notes: list[str]) -> dict[str, Any]:
     groups: dict[str, Any] = {}
     for g in data.setting_groups:
-        choices = []
+        choices: list[dict[str, Any]] = []
         for c in setting.chosen(g.id):
             opt = None if c.blank else g.option(c.name)
-            choices.append({"name": opt.name if opt else c.name, "own": opt is None,
-                            "text": opt.text if opt else ""})
+            name = opt.name if opt else c.name
+            if name and all(norm(name) != norm(x["name"]) for x in choices):
+                choices.append({"name": name, "own": opt is None,
+                                "text": opt.text if opt else ""})
         groups[g.id] = {"title": g.title, "choice": g.choice, "chosen": choices}
     return {"title": setting.title or "", "groups": groups, "names": dict(setting.names),
             "enemies": setting.enemies, "notes": setting.notes, "remarks": notes,

@@ -32,7 +32,7 @@ def load_setting(path: str) -> Setting:
 
 
 def _readings(findings: tuple[Finding, ...]) -> dict[str, str]:
-    ids = sorted({f.reading for f in findings if f.reading}, key=lambda s: int(s[1:]))
+    ids = sorted({r for f in findings for r in f.readings}, key=lambda s: int(s[1:]))
     return {i: READINGS[i] for i in ids}
 
 
