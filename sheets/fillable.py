@@ -11,7 +11,8 @@ Representation (see docs/sheets.md):
   digits              a comb text field with one cell per digit cell
 
 Every field is optional (not 'required'), has no fill colour and no border of its
-own (the printed box is the border), and prints.
+own (the printed box is the border), and prints. All fields use Helvetica (one font:
+ReportLab writes a duplicate /DR /Font key when fields use two), which viewers supply.
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ from starsheets.io import read_bytes
 
 ATTACHMENT = "starsheets-layout.json"
 CHECKBOX_ON = "/Yes"
-EXECUTED_OPTIONS = (("", ""), ("X", "S"), ("/", "F"))  # (shown, export value)
+# (shown, export value). The blank choice is a space: ReportLab cannot build a combo box
+# whose initial value is the empty string.
+EXECUTED_OPTIONS = ((" ", " "), ("X", "S"), ("/", "F"))
 _INK = HexColor("#1B3A8C")  # a pen-blue for what the player enters
 
 CHECKED, SLASHED, BLANK = "checked", "slashed", "empty"  # game.opial.marks vocabulary
@@ -63,7 +66,7 @@ class FormBuilder:
         x, y, w, h = r
         kw = self._common(name)
         kw["fieldFlags"] = "combo"
-        self.af.choice(x=x, y=y, width=w, height=h, value="", fontName="Helvetica-Bold",
+        self.af.choice(x=x, y=y, width=w, height=h, value=" ", fontName="Helvetica",
                        fontSize=max(6.0, h * 0.7), options=list(EXECUTED_OPTIONS), **kw)
 
     def radio(self, group: str, value: str, r: Rect) -> None:
@@ -144,7 +147,7 @@ def read_fillable(path: str | Path) -> tuple[str, str, dict[str, str | int | Non
         f = fields.get(rid)
         v = f.get("/V") if f else None
         if kind == "checkbox":
-            s = _name_value(v)
+            s = _name_value(v).strip()
             if f is not None and f.get("/FT") == "/Ch":
                 values[rid] = CHECKED if s == "S" else SLASHED if s == "F" else BLANK
             else:

@@ -33,7 +33,8 @@ def render(kind: str, edition: str | None = None, paper: str = "letter",
     code = encode(SheetCode(sk.id, ed, p.name, LAYOUT_VERSION))
     fonts.register()
     buf = io.BytesIO()
-    c = Canvas(buf, pagesize=p.size, invariant=True, pageCompression=True)
+    c = Canvas(buf, pagesize=p.size, invariant=True, pageCompression=True,
+               initialFontName=fonts.REGULAR, initialFontSize=7)
     c.setTitle(f"{sk.title} ({ed}, {p.name})")
     c.setAuthor("starsheets")
     c.setSubject(code)

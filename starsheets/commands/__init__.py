@@ -15,3 +15,6 @@ COMMANDS.append(odds_command)
 from starsheets.commands.spacer import new as new_command  # noqa: E402
 
 COMMANDS.append(new_command)
+from starsheets.commands.sheets import SHEET_COMMANDS  # noqa: E402
+
+COMMANDS.extend(SHEET_COMMANDS)

@@ -1,0 +1,127 @@
+"""`starsheets print | layout | fill | read-form`: printable, machine-readable sheets."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+import click
+
+from starsheets.errors import StateFormatError, UsageError
+from starsheets.io import dump_json, load_data_file, write_bytes, write_text
+
+PAPER_HELP = "Paper size: letter or a4 (default letter)."
+EDITION_HELP = "Rules edition: later (default) or earlier."
+
+
+def _note(message: str) -> None:
+    click.echo(f"starsheets: {message}", err=True)
+
+
+def _write_pdf(data: bytes, output: str) -> None:
+    if output == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    write_bytes(output, data)
+    _note(f"wrote {output}")
+
+
+@click.command("print")
+@click.argument("sheet", metavar="SHEET")
+@click.option("--paper", default="letter", show_default=True, help=PAPER_HELP)
+@click.option("--edition", default=None, help=EDITION_HELP)
+@click.option("--fillable", is_flag=True, help="Make an AcroForm PDF to fill in a PDF viewer.")
+@click.option("-o", "--output", default=None, metavar="FILE",
+              help="Where to write the PDF ('-' for stdout); default "
+                   "<sheet>-<edition>-<paper>[-fillable].pdf in the current directory.")
+def print_sheet(sheet: str, paper: str, edition: str | None, fillable: bool,
+                output: str | None) -> None:
+    """Print a blank SHEET (career) as a PDF, with fiducials, QR code and layout manifest."""
+    from sheets import get_kind, render
+
+    kind = get_kind(sheet)
+    result = render(kind.id, edition, paper, fillable=fillable)
+    if result.overflows:
+        _note(f"warning: {len(result.overflows)} text(s) squeezed: {result.overflows[0]}")
+    m = result.manifest
+    name = kind.aliases[0] if kind.aliases else kind.id
+    default = f"{name}-{m.edition}-{m.paper}{'-fillable' if fillable else ''}.pdf"
+    _write_pdf(result.pdf, output or default)
+
+
+@click.command("layout")
+@click.argument("sheet", metavar="SHEET")
+@click.option("--paper", default="letter", show_default=True, help=PAPER_HELP)
+@click.option("--edition", default=None, help=EDITION_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print the layout manifest as JSON.")
+def layout_command(sheet: str, paper: str, edition: str | None, as_json: bool) -> None:
+    """Show the layout manifest of SHEET: every mark region's id, kind and rect."""
+    from sheets import layout
+
+    m = layout(sheet, edition, paper)
+    if as_json:
+        click.echo(m.to_json(), nl=False)
+        return
+    kinds = Counter(r.kind for r in m.regions)
+    click.echo(f"{m.code}  {m.kind} ({m.edition}) on {m.paper}, "
+               f"{m.page_size[0]:g} x {m.page_size[1]:g} pt, {m.pages} page(s)")
+    click.echo(f"regions: {len(m.regions)} (" +
+               ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) + ")")
+    click.echo(f"fiducials: {', '.join(f'{f.id}@{f.position}' for f in m.fiducials)}; "
+               f"QR {m.qr[0].modules}x{m.qr[0].modules} at {list(m.qr[0].rect)}")
+    click.echo("Use --json for the full manifest.")
+
+
+@click.command("fill")
+@click.argument("state_file", metavar="STATE", type=click.Path(path_type=Path))
+@click.option("-o", "--output", required=True, metavar="FILE",
+              help="Where to write the filled PDF ('-' for stdout).")
+@click.option("--style", type=click.Choice(["pen", "clean"]), default="pen", show_default=True,
+              help="pen: varied hand marks in blue or black ink; clean: neat crosses.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the pen's variations (same seed, same sheet).")
+@click.option("--paper", default="letter", show_default=True, help=PAPER_HELP)
+def fill_command(state_file: Path, output: str, style: str, seed: int, paper: str) -> None:
+    """Draw a career STATE (JSON or YAML) onto its sheet as a player would mark it."""
+    from game.opial.rules import load_rules
+    from game.opial.state import CareerState
+    from sheets.fill import fill_pdf
+    from sheets.paper import get_paper
+
+    get_paper(paper, ("letter", "a4"))
+    state = CareerState.from_dict(load_data_file(state_file), str(state_file))
+    rules = load_rules(state.edition)
+    try:
+        data = fill_pdf(state, rules, paper, style, seed)
+    except ValueError as e:
+        raise StateFormatError(f"{state_file}: {e}",
+                               "See docs/state.md for the career state format.") from None
+    _write_pdf(data, output)
+
+
+@click.command("read-form")
+@click.argument("form", metavar="FORM.pdf", type=click.Path(path_type=Path))
+@click.option("-o", "--output", default=None, metavar="FILE",
+              help="Write the career state here instead of stdout.")
+def read_form(form: Path, output: str | None) -> None:
+    """Turn a filled fillable career PDF (from `print --fillable`) into a career state."""
+    from game.opial.marks import marks_to_state
+    from game.opial.rules import load_rules
+    from sheets.fillable import read_fillable
+
+    kind, edition, values = read_fillable(form)
+    if kind != "opial-career":
+        raise UsageError(f"{form} is a {kind} form, not a career page",
+                         "Give a form printed with `starsheets print career --fillable`.")
+    state = marks_to_state(values, load_rules(edition))
+    text = dump_json(state.to_dict())
+    if output:
+        write_text(output, text)
+        _note(f"wrote {output}")
+    else:
+        click.echo(text, nl=False)
+
+
+SHEET_COMMANDS: list[click.Command] = [print_sheet, layout_command, fill_command, read_form]
