@@ -14,6 +14,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_raw
 import pytest
 from pypdf import PdfReader, PdfWriter
+from pypdf.generic import ArrayObject, DecodedStreamObject, NameObject
 from reportlab.lib.pagesizes import A4, letter
 from reportlab.pdfgen import canvas
 
@@ -274,6 +275,44 @@ def test_fillable_in_a_viewer(tmp_path: Path) -> None:
     assert PdfReader(filled).get_fields()["captain"]["/V"] == "Eve"  # type: ignore[index]
 
 
+def test_radio_group_keeps_its_field_tree(tmp_path: Path) -> None:
+    """A radio group: one parent field, one widget per page; the parent is copied once and
+    its kids, in their order, are the widgets' copies."""
+    src = tmp_path / "radio.pdf"
+    c = canvas.Canvas(str(src), pagesize=letter)
+    for n in range(1, 4):
+        c.acroForm.radio(name="rank", value=f"r{n}", selected=n == 2, x=100, y=600, size=20)
+        c.showPage()
+    c.save()
+    out = tmp_path / "out.pdf"
+    assert make_booklet(src, out, BookletSettings()).form_fields == 3
+    reader = PdfReader(out)
+    fields = reader.get_fields()
+    assert fields is not None and list(fields) == ["rank"]
+    assert fields["rank"]["/V"] == "/r2"
+    parent = reader.trailer["/Root"]["/AcroForm"]["/Fields"][0].get_object()
+    kids = [kid.get_object() for kid in parent["/Kids"]]
+    assert [sorted(k["/AP"]["/N"].keys() - {"/Off"}) for k in kids] == [["/r1"], ["/r2"], ["/r3"]]
+    on_side = {a.idnum: i for i, page in enumerate(reader.pages) for a in page["/Annots"]}
+    # 3 pages + a blank: the front shows 3 | 1, the back 2 | blank
+    assert [on_side[kid.idnum] for kid in parent["/Kids"]] == [0, 1, 0]
+    assert all(k["/Parent"].get_object() == parent for k in kids)
+
+
+def test_rotated_page_turns_its_widgets(tmp_path: Path) -> None:
+    src = form_pdf(tmp_path / "form.pdf")
+    writer = PdfWriter(clone_from=PdfReader(src))
+    writer.pages[1].rotate(90)
+    writer.write(src)
+    out = tmp_path / "out.pdf"
+    make_booklet(src, out, BookletSettings())
+    widget = next(a.get_object() for a in PdfReader(out).pages[1]["/Annots"]
+                  if a.get_object()["/T"] == "captain")
+    assert widget["/MK"]["/R"] == 270  # /R counts counter-clockwise; /Rotate clockwise
+    x0, y0, x1, y1 = (float(v) for v in widget["/Rect"])
+    assert y1 - y0 > x1 - x0  # the 200 x 30 field now stands upright
+
+
 def test_links_are_left_out_with_a_note(tmp_path: Path) -> None:
     src = tmp_path / "links.pdf"
     c = canvas.Canvas(str(src), pagesize=letter)
@@ -286,6 +325,45 @@ def test_links_are_left_out_with_a_note(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "2 annotation(s) other than form fields" in result.stderr
     assert "/Annots" not in PdfReader(tmp_path / "out.pdf").pages[0]
+
+
+def test_content_split_in_several_streams_or_missing(tmp_path: Path) -> None:
+    src = numbered_pdf(tmp_path / "in.pdf", 3)
+    writer = PdfWriter(clone_from=PdfReader(src))
+    page = writer.pages[0]
+    data = page.get_contents().get_data()  # type: ignore[union-attr]
+    cut = data.index(b"BT")
+    parts = []
+    for chunk in (data[:cut], data[cut:]):
+        stream = DecodedStreamObject()
+        stream.set_data(chunk)
+        parts.append(writer._add_object(stream))
+    page[NameObject("/Contents")] = ArrayObject(parts)
+    writer.add_blank_page(612, 792)  # a page without /Contents
+    writer.write(src)
+    out = tmp_path / "out.pdf"
+    make_booklet(src, out, BookletSettings())
+    assert texts(out) == [("", "1"), ("2", "3")]
+
+
+def test_damaged_page_content_is_an_input_error(tmp_path: Path) -> None:
+    src = numbered_pdf(tmp_path / "in.pdf", 2)
+    src.write_bytes(src.read_bytes().replace(b"stream", b"strexm", 1))
+    result = run_cli("booklet", src, "-o", tmp_path / "out.pdf")
+    assert result.returncode == 3
+    assert "is damaged" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_repaired_input_gives_one_note(tmp_path: Path) -> None:
+    src = numbered_pdf(tmp_path / "in.pdf", 2)
+    data = src.read_bytes()
+    at = data.rindex(b"startxref") + len(b"startxref\n")
+    end = data.index(b"\n", at)
+    src.write_bytes(data[:at] + str(int(data[at:end]) + 7).encode() + data[end:])
+    result = run_cli("booklet", src, "-o", tmp_path / "out.pdf")
+    assert result.returncode == 0, result.stderr
+    notes = [line for line in result.stderr.splitlines() if "note:" in line]
+    assert len(notes) == 1 and "defects that were worked around" in notes[0]
 
 
 # --- the command ------------------------------------------------------------------------------
