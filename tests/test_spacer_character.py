@@ -826,3 +826,51 @@ def test_cli_new_character_stdout_and_seed() -> None:
     p = subprocess.run([*args[:-2], "--species", "Vulcan"], capture_output=True, text=True,
                        cwd=ROOT, timeout=120)
     assert p.returncode == 2 and "unknown species 'Vulcan'" in p.stderr
+
+
+# --- robustness: whatever a form reader fills in, the validator answers ----------------
+_small = st.one_of(st.none(), st.integers(min_value=0, max_value=20))
+
+
+@settings(max_examples=300, deadline=None)
+@given(attrs=st.dictionaries(st.sampled_from([a.id for a in load_data().attributes]), _small),
+       level=st.one_of(st.none(), st.integers(0, 10)), rank=st.one_of(st.none(),
+                                                                     st.integers(0, 9)),
+       luck=_small, fate=_small, species=st.sampled_from([None, "", "Human", "Mrin", "Zog"]),
+       service=st.sampled_from([None, "officer", "enlisted"]),
+       dept=st.sampled_from(["Engineering", "Officer", "Medical", "Basket Weaving"]),
+       dept_level=_small, field_level=st.integers(0, 5),
+       wounds=st.dictionaries(st.sampled_from(["scratch", "light", "heavy", "deadly"]),
+                              st.integers(0, 6)),
+       tallies=st.dictionaries(st.sampled_from([r.id for r in load_data().tally_rows]),
+                               st.lists(st.integers(0, 9), unique=True, max_size=4)),
+       with_start=st.booleans())
+def test_validator_answers_any_filled_form(attrs: dict[str, int | None], level: int | None,
+                                          rank: int | None, luck: int | None,
+                                          fate: int | None, species: str | None,
+                                          service: str | None, dept: str,
+                                          dept_level: int | None, field_level: int,
+                                          wounds: dict[str, int],
+                                          tallies: dict[str, list[int]],
+                                          with_start: bool) -> None:
+    d = legal()
+    data = load_data()
+    for a, v in attrs.items():
+        kind = data.attribute(a).kind
+        d[kind][a] = v
+    d.update(level=level, rank=rank, luck=luck, fate=fate, species=species, service=service,
+             wounds={**d["wounds"], **wounds}, advancement=tallies)
+    d["departments"] = {dept: {"level": dept_level, "fields": {"Lead": field_level}}}
+    if with_start:
+        d["start"] = {"inborn": dict(d["inborn"]), "trained": dict(d["trained"])}
+    report = check(d)
+    assert all(f.code in RULES for f in report.findings)
+    assert all(f.message and f.fix for f in report.findings)
+    json.dumps([f.to_dict() for f in report.findings])
+    json.dumps(report.computed)
+
+
+def test_an_empty_form() -> None:
+    report = validate_character(Character())
+    assert "blank-field" in codes(report, "error")
+    assert not report.ok
