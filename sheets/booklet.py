@@ -73,6 +73,8 @@ SHEETS: dict[str, Size] = {
 
 MAX_CREEP_MM = 20.0
 
+_REPAIR = "Repair it (for example `qpdf IN.pdf OUT.pdf`) or re-export it."
+
 _READ_ERRORS = (PyPdfError, ValueError, KeyError, TypeError, AttributeError, IndexError,
                 AssertionError, RecursionError)
 """What a damaged PDF makes pypdf raise while it is being read."""
@@ -145,9 +147,7 @@ def read_pdf(path: str | Path) -> PdfReader:
         encrypted = reader.is_encrypted
         count = 0 if encrypted else len(reader.pages)
     except _READ_ERRORS as e:
-        raise InputFileError(f"{path} is a damaged PDF ({_reason(e)})",
-                             "Repair it (for example `qpdf IN.pdf OUT.pdf`) or re-export it."
-                             ) from None
+        raise InputFileError(f"{path} is a damaged PDF ({_reason(e)})", _REPAIR) from e
     if encrypted:
         raise EncryptedPdfError(f"{path} is encrypted",
                                 "Decrypt it first, e.g. `qpdf --decrypt --password=... "
@@ -174,18 +174,16 @@ class _Source:
         return displayed_size(self.box, self.rotate)
 
 
-def _source(page: PageObject, number: int) -> _Source:
+def _source(page: PageObject, where: str) -> _Source:
     """The visible box (crop box within media box) and the /Rotate of a source page."""
     media = _box(page.get("/MediaBox"))
-    crop = _box(page.get("/CropBox")) or media
     if media is None:
-        raise InputFileError(f"page {number} has no MediaBox",
-                             "Fix the PDF (for example `qpdf IN.pdf OUT.pdf`) or re-export it.")
-    assert crop is not None
+        raise InputFileError(f"{where} has no valid MediaBox", _REPAIR)
+    crop = _box(page.get("/CropBox")) or media
     box = Rect(max(crop.x0, media.x0), max(crop.y0, media.y0),
                min(crop.x1, media.x1), min(crop.y1, media.y1))
     if box.width <= 0 or box.height <= 0:
-        raise InputFileError(f"page {number} has an empty page box",
+        raise InputFileError(f"{where} has an empty page box",
                              "Fix the page's MediaBox/CropBox or remove the page.")
     rotate = page.get("/Rotate")
     degrees = int(rotate.get_object()) if rotate is not None else 0
@@ -232,8 +230,7 @@ def build_booklet(reader: PdfReader, settings: BookletSettings,
                     forms.carry(pdf_page, page, _page_matrix(source, placement.matrix))
                 except _READ_ERRORS as e:
                     raise InputFileError(f"page {placement.page + 1} of {name} is damaged "
-                                         f"({_reason(e)})", "Repair or re-export the PDF."
-                                         ) from None
+                                         f"({_reason(e)})", _REPAIR) from e
         page[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
         page[NameObject("/Contents")] = _add(writer, _compressed(_side_content(side) + marks))
     forms.finish()
@@ -244,11 +241,9 @@ def build_booklet(reader: PdfReader, settings: BookletSettings,
 def _read_pages(reader: PdfReader, name: str) -> tuple[list[PageObject], list[_Source]]:
     try:
         pages = list(reader.pages)
-        return pages, [_source(page, i + 1) for i, page in enumerate(pages)]
+        return pages, [_source(page, f"page {i + 1} of {name}") for i, page in enumerate(pages)]
     except _READ_ERRORS as e:
-        raise InputFileError(f"{name} is a damaged PDF ({_reason(e)})",
-                             "Repair it (for example `qpdf IN.pdf OUT.pdf`) or re-export it."
-                             ) from None
+        raise InputFileError(f"{name} is a damaged PDF ({_reason(e)})", _REPAIR) from e
 
 
 def _new_page(writer: PdfWriter, sheet: Size) -> PageObject:

@@ -14,7 +14,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_raw
 import pytest
 from pypdf import PdfReader, PdfWriter
-from pypdf.generic import ArrayObject, DecodedStreamObject, NameObject
+from pypdf.generic import ArrayObject, DecodedStreamObject, NameObject, NumberObject
 from reportlab.lib.pagesizes import A4, letter
 from reportlab.pdfgen import canvas
 
@@ -416,6 +416,17 @@ def _no_pages(path: Path) -> Path:
     return path
 
 
+def _bad_box(path: Path, box: list[int] | None) -> Path:
+    writer = PdfWriter()
+    page = writer.add_blank_page(612, 792)
+    if box is None:
+        del page["/MediaBox"]
+    else:
+        page[NameObject("/MediaBox")] = ArrayObject(NumberObject(v) for v in box)
+    writer.write(path)
+    return path
+
+
 def _write(path: Path, data: bytes) -> Path:
     path.write_bytes(data)
     return path
@@ -431,6 +442,8 @@ BAD_INPUTS = {
     "encrypted": (lambda d: _encrypted(d / "secret.pdf", "secret"), 7, "encrypted"),
     "encrypted, no user password": (lambda d: _encrypted(d / "locked.pdf", ""), 7, "encrypted"),
     "no pages": (lambda d: _no_pages(d / "nopages.pdf"), 3, "no pages"),
+    "empty page box": (lambda d: _bad_box(d / "flat.pdf", [0, 0, 0, 0]), 3, "empty page box"),
+    "no media box": (lambda d: _bad_box(d / "boxless.pdf", None), 3, "no valid MediaBox"),
 }
 
 
