@@ -311,18 +311,18 @@ def test_cli_pool_json() -> None:
     assert data["success"] + data["failure"] + data["botch"] == pytest.approx(1)
 
 
-def test_cli_pool_human_table() -> None:
-    p = run_cli("pool", "--dice", "7", "--target", "5", "--difficulty", "hard", "--mastery",
-                "--encumbrance", "5")
-    assert p.returncode == 0, p.stderr
-    assert "success" in p.stdout and "botch" in p.stdout and "must show 6+" in p.stdout
-
-
 def run_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     with pytest.raises(SystemExit) as exit_info:
         main(["odds", *args])
     out, err = capsys.readouterr()
     return int(exit_info.value.code or 0), out, err
+
+
+def test_cli_pool_human_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_main(capsys, "pool", "--dice", "7", "--target", "5", "--difficulty",
+                            "hard", "--mastery", "--encumbrance", "5")
+    assert code == 0
+    assert "success" in out and "botch" in out and "must show 6+" in out
 
 
 def test_cli_blind_luck_and_numbers(capsys: pytest.CaptureFixture[str]) -> None:

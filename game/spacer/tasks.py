@@ -20,8 +20,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, cached_property
 from math import comb, factorial
+from types import MappingProxyType
 from typing import Any
 
 import templates
@@ -125,7 +126,35 @@ class Distribution:
         return Fraction(sum(t * c for t, c in enumerate(self.counts)), self.denominator)
 
     def as_dict(self) -> dict[int, Fraction]:
-        return dict(self.items())
+        return dict(self.fractions)
+
+    @cached_property
+    def fractions(self) -> Mapping[int, Fraction]:
+        """total -> probability for the possible totals (built once, read-only)."""
+        return MappingProxyType(dict(self.items()))
+
+    @cached_property
+    def _at_least(self) -> tuple[int, ...]:
+        tail = [0] * (len(self.counts) + 1)
+        for t in range(len(self.counts) - 1, -1, -1):
+            tail[t] = tail[t + 1] + self.counts[t]
+        return tuple(tail)
+
+    def p_above(self, total: int) -> Fraction:
+        """P(the total is higher than `total`)."""
+        if total < 0:
+            return Fraction(1)
+        if total >= len(self.counts):
+            return Fraction(0)
+        return Fraction(self._at_least[total + 1], self.denominator)
+
+    def p_below(self, total: int) -> Fraction:
+        """P(the total is lower than `total`)."""
+        if total <= 0:
+            return Fraction(0)
+        if total >= len(self.counts):
+            return Fraction(1)
+        return Fraction(self.denominator - self._at_least[total], self.denominator)
 
 
 def _add_shifted(acc: list[int], poly: Sequence[int], shift: int, times: int = 1) -> None:
@@ -303,10 +332,6 @@ class TaskOdds:
     luck: bool
     luck_spent: Fraction = Fraction(0)  # how often the policy spends the luck
 
-    def __post_init__(self) -> None:
-        assert self.success + self.tie + self.failure == 1
-        assert sum(self.margins.values()) == 1
-
     def bonus_on_success(self) -> dict[int, Fraction]:
         """P(bonus = b | success), the margin read on the triangular progression."""
         out: dict[int, Fraction] = defaultdict(Fraction)
@@ -342,8 +367,24 @@ class TaskOdds:
         return out
 
 
-def _margins_vs_difficulty(dist: Mapping[int, Fraction], difficulty: int) -> dict[int, Fraction]:
-    return {t - difficulty: p for t, p in dist.items() if p}
+class _Shifted(Mapping[int, Fraction]):
+    """A read-only view of total -> p as (total - shift) -> p, built in O(1)."""
+
+    def __init__(self, base: Mapping[int, Fraction], shift: int) -> None:
+        self._base, self._shift = base, shift
+
+    def __getitem__(self, key: int) -> Fraction:
+        return self._base[key + self._shift]
+
+    def __iter__(self) -> Iterator[int]:
+        return (k - self._shift for k in self._base)
+
+    def __len__(self) -> int:
+        return len(self._base)
+
+
+def _margins_vs_difficulty(dist: Mapping[int, Fraction], difficulty: int) -> Mapping[int, Fraction]:
+    return _Shifted(dist, difficulty)
 
 
 def _convolve_margins(own: Distribution, other: Distribution) -> dict[int, Fraction]:
@@ -497,9 +538,10 @@ def against_difficulty(side: TaskSide, difficulty: int, luck: bool = False) -> T
     spec = side.spec()
     dist = total_distribution(spec)
     if not luck:
-        margins = _margins_vs_difficulty(dist.as_dict(), difficulty)
-        s, t, f = _outcomes(margins)
-        return TaskOdds(s, t, f, dist, dist.as_dict(), margins, False)
+        s, t = dist.p_above(difficulty), dist.prob(difficulty)
+        f = dist.p_below(difficulty)
+        margins = _margins_vs_difficulty(dist.fractions, difficulty)
+        return TaskOdds(s, t, f, dist, dist.fractions, margins, False)
     _check_luck_size(spec)
     top = spec.max_dice
     rerolls = [reroll_distribution(spec.keep_max, m) for m in range(top + 1)]
@@ -546,7 +588,7 @@ def opposed(side: TaskSide, other: TaskSide, luck: bool = False) -> TaskOdds:
     if not luck:
         margins = _convolve_margins(dist, odist)
         s, t, f = _outcomes(margins)
-        return TaskOdds(s, t, f, dist, dist.as_dict(), margins, False)
+        return TaskOdds(s, t, f, dist, dist.fractions, margins, False)
     _check_luck_size(spec)
     top, otop = spec.max_dice, ospec.max_dice
     rerolls = [reroll_distribution(spec.keep_max, m) for m in range(top + 1)]
