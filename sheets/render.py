@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -26,10 +26,18 @@ class Rendered:
 
 def render(kind: str, edition: str | None = None, paper: str = "letter",
            fillable: bool = False) -> Rendered:
-    """Draw a sheet: the PDF (manifest attached as starsheets-layout.json) and manifest."""
+    """Draw a sheet: the PDF (manifest attached as starsheets-layout.json) and manifest.
+
+    Rendering is deterministic (ReportLab's invariant mode), so results are cached."""
     sk = get_kind(kind)
-    ed = sk.edition(edition)
-    p = get_paper(paper, sk.papers)
+    return _render(sk.id, sk.edition(edition), get_paper(paper, sk.papers).name, fillable)
+
+
+@lru_cache(maxsize=16)
+def _render(kind: str, edition: str, paper: str, fillable: bool) -> Rendered:
+    sk = get_kind(kind)
+    ed = edition
+    p = get_paper(paper)
     code = encode(SheetCode(sk.id, ed, p.name, LAYOUT_VERSION))
     fonts.register()
     buf = io.BytesIO()
@@ -75,7 +83,7 @@ def layout(kind: str, edition: str | None = None, paper: str = "letter") -> Mani
 
 @cache
 def _layout(kind_id: str, edition: str, paper: str) -> Manifest:
-    return render(kind_id, edition, paper).manifest
+    return _render(kind_id, edition, paper, False).manifest
 
 
 def layout_for_code(code: str) -> Manifest:
