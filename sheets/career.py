@@ -39,6 +39,7 @@ from sheets.draw import (
     bubble,
     checkbox,
     die,
+    die_width,
     digit_cells,
     fill_rect,
     hline,
@@ -351,7 +352,7 @@ def draw_skills(sheet: Sheet, rules: Rules, g: Geometry, x: float, width: float,
 
 
 def roll_width(g: Geometry) -> float:
-    return g.die + fonts.width("B", fonts.BOLD, MIN_TEXT) * 0.75
+    return die_width(g.die, True)
 
 
 def mission_columns(g: Geometry, rules: Rules) -> list[Col]:

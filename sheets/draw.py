@@ -134,15 +134,14 @@ def text(sheet: Sheet, x: float, y: float, s: str, size: float = 7.0,
         x -= w
     c.saveState()
     c.setFillColor(color)
+    t = c.beginText(x, y)
+    t.setFont(font, size)
+    if fonts.HSCALE != 1.0:
+        t.setHorizScale(fonts.HSCALE * 100)
     if spacing:
-        t = c.beginText(x, y)
-        t.setFont(font, size)
         t.setCharSpace(spacing)
-        t.textOut(s)
-        c.drawText(t)
-    else:
-        c.setFont(font, size)
-        c.drawString(x, y, s)
+    t.textOut(s)
+    c.drawText(t)
     c.restoreState()
     return w
 
@@ -194,25 +193,28 @@ def die(sheet: Sheet, x: float, y: float, size: float, colour: str, label: str,
     """A small die (rounded square) of a dice colour with `label` (and a small `sub`
     letter) in white; returns its width. Colour letters keep it legible in grey."""
     c = sheet.c
-    w = size if not sub else size + fonts.width(sub, fonts.BOLD, MIN_TEXT) * 0.75
+    w = die_width(size, bool(sub))
     c.saveState()
     c.setFillColor(DICE[colour])
     c.roundRect(x, y, w, size, size * 0.2, stroke=0, fill=1)
-    c.setFillColor(white)
+    c.restoreState()
     lsize = max(MIN_TEXT, size * 0.72)
     if sub:
         lw = fonts.width(label, fonts.BOLD, lsize)
         sw = fonts.width(sub, fonts.BOLD, MIN_TEXT)
-        x0 = x + (w - lw - sw * 0.95) / 2
-        c.setFont(fonts.BOLD, lsize)
-        c.drawString(x0, y + size / 2 - lsize * 0.36, label)
-        c.setFont(fonts.BOLD, MIN_TEXT)
-        c.drawString(x0 + lw + 0.3, y + size / 2 - MIN_TEXT * 0.36 - 0.6, sub)
+        x0 = x + (w - lw - sw - 0.3) / 2
+        text(sheet, x0, y + size / 2 - lsize * 0.36, label, lsize, fonts.BOLD, white)
+        text(sheet, x0 + lw + 0.3, y + size / 2 - MIN_TEXT * 0.36 - 0.6, sub, MIN_TEXT,
+             fonts.BOLD, white)
     else:
-        c.setFont(fonts.BOLD, lsize)
-        c.drawCentredString(x + w / 2, y + size / 2 - lsize * 0.36, label)
-    c.restoreState()
+        text(sheet, x + w / 2, y + size / 2 - lsize * 0.36, label, lsize, fonts.BOLD, white,
+             "centre")
     return w
+
+
+def die_width(size: float, lettered: bool) -> float:
+    """A die's width: square, or wider to carry a colour letter (fixed, font-independent)."""
+    return size + 3.6 if lettered else size
 
 
 # --- mark regions -----------------------------------------------------------------------

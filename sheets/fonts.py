@@ -2,12 +2,14 @@
 
 The sheet family is DejaVu Sans Condensed when the system has it (narrow, clear at small
 sizes, wide Unicode coverage) and otherwise Bitstream Vera, which ships inside ReportLab
-and so is always there. Region geometry never depends on which family was found: text
-is fitted into fixed boxes, so the layout manifest is the same on every machine.
+and so is always there, set at 88% width (DejaVu Sans Condensed is itself condensed
+Vera). Region geometry never depends on which family was found: text is fitted into
+fixed boxes, so the layout manifest is the same on every machine.
 """
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from pathlib import Path
 
@@ -16,6 +18,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 REGULAR, BOLD, ITALIC, BOLD_ITALIC = "SS-Regular", "SS-Bold", "SS-Italic", "SS-BoldItalic"
+VERA_CONDENSE = 0.88  # Vera set at 88% width reads like DejaVu Sans Condensed
+HSCALE = 1.0  # horizontal scale of the sheet family (set by `register`)
 HAND = "SS-Hand"
 
 _DEJAVU_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"),
@@ -44,14 +48,18 @@ def _find_dejavu() -> dict[str, Path] | None:
 
 @cache
 def register() -> str:
-    """Register the sheet family once; returns its name ('DejaVu Sans Condensed' or 'Vera')."""
-    found = _find_dejavu()
+    """Register the sheet family once; returns its name ('DejaVu Sans Condensed' or 'Vera').
+    STARSHEETS_SHEET_FONT=vera forces the fallback (to check a machine without DejaVu)."""
+    found = None if os.environ.get("STARSHEETS_SHEET_FONT", "").lower() == "vera" \
+        else _find_dejavu()
     if found is None:
         base = Path(reportlab.__file__).parent / "fonts"
         found = {k: base / v for k, v in _VERA.items()}
         family = "Vera"
     else:
         family = "DejaVu Sans Condensed"
+    global HSCALE
+    HSCALE = 1.0 if family.startswith("DejaVu") else VERA_CONDENSE
     for name, path in found.items():
         pdfmetrics.registerFont(TTFont(name, str(path)))
     pdfmetrics.registerFontFamily(REGULAR, normal=REGULAR, bold=BOLD, italic=ITALIC,
@@ -75,8 +83,10 @@ def hand_font() -> str | None:
 
 
 def width(text: str, font: str, size: float) -> float:
+    """Printed width of `text` in a sheet font (horizontal scale included)."""
     register()
-    return pdfmetrics.stringWidth(text, font, size)
+    scale = HSCALE if font.startswith("SS-") and font != HAND else 1.0
+    return pdfmetrics.stringWidth(text, font, size) * scale
 
 
 @cache

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import shutil
 import subprocess
+import sys
 from functools import cache
+from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
@@ -15,6 +18,7 @@ from pypdf import PdfReader
 import sheets
 from game.opial import marks
 from game.opial.rules import load_rules
+from sheets import fonts
 from sheets.draw import MIN_BOX
 from sheets.manifest import Manifest, grow, inside, overlaps
 from sheets.paper import EDGE, PAPERS
@@ -47,7 +51,8 @@ def test_every_table_value_is_printed(edition: str, paper: str) -> None:
               "Short · 7 tours", "Career · 15 tours", "Standard: roll", "Easier Game: choose",
               "Easier Yet: roll twice", "Still Easier Yet: choose two",
               f"Rank bonus (Grand Admiral) +{rules.rank_bonus}", "GRAND TOTAL",
-              "Executed box: ✗ = success, ╱ = failed", "FAIL → Discipline", "AUTO"]
+              f"Executed box: {fonts.sym('✗', 'X')} = success, {fonts.sym('╱', '/')} = failed",
+              f"FAIL {fonts.sym('→', '->')} Discipline", "AUTO"]
     for r in rules.ranks:
         wanted += [r.name, r.grade, r.ship]
     for m in rules.missions:
@@ -58,14 +63,15 @@ def test_every_table_value_is_printed(edition: str, paper: str) -> None:
         wanted += [s.name, s.effect]
     for md in (*rules.medals, rules.discipline):
         wanted.append(md.name)
-    wanted += ["+1 per 4", "+2", "+3", "+5", "−3"]
+    minus = fonts.sym("−", "-")
+    wanted += ["+1 per 4", "+2", "+3", "+5", f"{minus}3"]
     for title in rules.titles:
         wanted.append(title.name)
         if title.min is not None and title.max is not None:
-            wanted.append(f"{title.min}–{title.max}")
+            wanted.append(f"{title.min}{fonts.sym('–', '-')}{title.max}")
     wanted += ["50 or less", "200+"]
     for v in rules.ga_bonus.values():
-        wanted.append(f"{v:+d}".replace("-", "−") if v else "0")
+        wanted.append(f"{v:+d}".replace("-", minus) if v else "0")
     missing = [w for w in wanted if not has(t, w)]
     assert not missing, missing
 
@@ -82,7 +88,7 @@ def test_dice_and_points_are_printed(edition: str, paper: str) -> None:
     for v in {p for m in rules.missions for p in m.executed} | {p for s in rules.skills
                                                                for p in s.levels}:
         if v:
-            assert f"{v:+d}".replace("-", "−") in t
+            assert f"{v:+d}".replace("-", fonts.sym("−", "-")) in t
 
 
 def test_editions_differ_only_in_rank_bonus() -> None:
@@ -221,3 +227,16 @@ def test_fonts_embedded(tmp_path) -> None:
     assert rows
     for row in rows:
         assert " yes " in row, row
+
+
+def test_layout_does_not_depend_on_the_font_found() -> None:
+    """On a machine without DejaVu the Vera fallback gives the same manifest, and fits."""
+    script = ("import sheets; r = sheets.render('career', 'later', 'letter'); "
+              "print(r.overflows); print(r.manifest.to_json())")
+    env = {**os.environ, "STARSHEETS_SHEET_FONT": "vera"}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env=env, check=True, cwd=Path(__file__).resolve().parent.parent)
+    overflows, manifest = out.stdout.split("\n", 1)
+    manifest = manifest[:-1]  # print()'s newline
+    assert overflows == "()"
+    assert manifest == sheets.layout("career", "later", "letter").to_json()
