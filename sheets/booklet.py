@@ -427,6 +427,8 @@ class _Forms:
         """Source object number -> its copy, for widgets and their parent fields."""
         self._parents: dict[int, DictionaryObject] = {}
         self._roots: list[int] = []
+        self._turned: dict[tuple[int, Matrix], IndirectObject] = {}
+        """(source appearance stream, turn) -> its turned copy, shared like the original."""
 
     def carry(self, page: PageObject, out: PageObject, matrix: Matrix) -> None:
         """Copy the page's widgets onto `out`, moved by `matrix` (source page -> side)."""
@@ -449,8 +451,9 @@ class _Forms:
 
     def _widget(self, ref: PdfObject, annot: DictionaryObject, out: PageObject,
                 matrix: Matrix) -> IndirectObject:
-        clone = annot.clone(self.writer, force_duplicate=True,
-                            ignore_fields=(1, "/Parent", 1, "/P", 1, "/AP", 1, "/A", 1, "/MK"))
+        """Copy one widget onto `out`: moved, turned, linked to its page and parents."""
+        own = ("/Parent", "/P", "/AP", "/MK", "/A", "/AA", "/Rect")
+        clone = annot.clone(self.writer, ignore_fields=[x for key in own for x in (1, key)])
         ref_out = clone.indirect_reference or _add(self.writer, clone)
         turn = orientation(matrix)
         rect = annot.get("/Rect")
@@ -463,13 +466,28 @@ class _Forms:
             clone[NameObject("/AP")] = self._appearances(annot["/AP"], turn)
         if "/MK" in annot:
             clone[NameObject("/MK")] = self._characteristics(annot["/MK"], turn)
-        action = annot.get("/A")
-        if action is not None and action.get_object().get("/S") != "/GoTo":
-            clone[NameObject("/A")] = action.get_object().clone(self.writer)
+        for key in ("/A", "/AA"):
+            actions = self._actions(annot.get(key), key == "/AA")
+            if actions is not None:
+                clone[NameObject(key)] = actions
         clone[NameObject("/P")] = out.indirect_reference
         self.widgets += 1
         self._link(ref, annot, clone)
         return ref_out
+
+    def _actions(self, value: PdfObject | None, triggers: bool) -> PdfObject | None:
+        """Copy a widget's action (/A) or its actions by trigger (/AA), leaving out jumps
+        to pages (those pages no longer exist) and never following page references."""
+        value = value.get_object() if value is not None else None
+        if not isinstance(value, DictionaryObject):
+            return None
+        if triggers:
+            kept = {key: self._actions(action, False) for key, action in value.items()}
+            copy = DictionaryObject({k: v for k, v in kept.items() if v is not None})
+            return copy or None
+        if value.get("/S") == "/GoTo":
+            return None
+        return value.clone(self.writer, ignore_fields=("/P", "/Parent", "/D", "/Dest"))
 
     def _appearances(self, ap: PdfObject, turn: Matrix) -> DictionaryObject:
         """Copy /AP; when the page turns, each appearance turns with it via /Matrix."""
@@ -485,27 +503,40 @@ class _Forms:
         return out
 
     def _appearance(self, stream: StreamObject, turn: Matrix) -> IndirectObject:
+        """Copy an appearance stream; turned pages get their own copy with a turned /Matrix
+        (fonts and images inside are still shared)."""
         if turn[:4] == (1.0, 0.0, 0.0, 1.0):
             copy = stream.clone(self.writer)
-        else:
-            copy = stream.clone(self.writer, force_duplicate=True, ignore_fields=(1, "/Matrix"))
-            old = stream.get("/Matrix")
-            base = tuple(float(v) for v in old) if isinstance(old, ArrayObject) else None
-            bbox = stream.get("/BBox")
-            box = (Rect(*(float(v) for v in bbox)) if isinstance(bbox, ArrayObject)
-                   and len(bbox) == 4 else Rect(0.0, 0.0, 0.0, 0.0))
-            copy[NameObject("/Matrix")] = _array(_turned(base, box, turn))
-        assert copy.indirect_reference is not None
-        return copy.indirect_reference
+            assert copy.indirect_reference is not None
+            return copy.indirect_reference
+        source = stream.indirect_reference
+        key_turned = (source.idnum, turn) if source is not None else None
+        if key_turned is not None and key_turned in self._turned:
+            return self._turned[key_turned]
+        entries: dict[str, object] = {"__streamdata__": stream._data}
+        for key, value in stream.items():
+            if key not in ("/Length", "/Matrix"):
+                entries[NameObject(key)] = value.clone(self.writer)
+        turned = StreamObject.initialize_from_dictionary(entries)
+        old = stream.get("/Matrix")
+        base = tuple(float(v) for v in old) if isinstance(old, ArrayObject) else None
+        bbox = stream.get("/BBox")
+        box = (Rect(*(float(v) for v in bbox)) if isinstance(bbox, ArrayObject)
+               and len(bbox) == 4 else Rect(0.0, 0.0, 0.0, 0.0))
+        turned[NameObject("/Matrix")] = _array(_turned(base, box, turn))
+        ref = _add(self.writer, turned)
+        if key_turned is not None:
+            self._turned[key_turned] = ref
+        return ref
 
     def _characteristics(self, mk: PdfObject, turn: Matrix) -> DictionaryObject:
         """Copy /MK with its /R rotation advanced by the page's turn."""
-        copy = cast(DictionaryObject, mk.get_object()).clone(self.writer, force_duplicate=True)
-        degrees = (int(copy.get("/R", 0)) + rotation_degrees(turn)) % 360
+        source = cast(DictionaryObject, mk.get_object())
+        copy = DictionaryObject({key: value.clone(self.writer) for key, value in source.items()
+                                 if key != "/R"})
+        degrees = (int(source.get("/R", 0)) + rotation_degrees(turn)) % 360
         if degrees:
             copy[NameObject("/R")] = NumberObject(degrees)
-        else:
-            copy.pop(NameObject("/R"), None)
         return copy
 
     def _link(self, ref: PdfObject, annot: DictionaryObject, clone: DictionaryObject) -> None:
@@ -532,8 +563,7 @@ class _Forms:
     def _parent(self, ref: IndirectObject) -> DictionaryObject:
         if ref.idnum not in self._clones:
             source = cast(DictionaryObject, ref.get_object())
-            clone = source.clone(self.writer, force_duplicate=True,
-                                 ignore_fields=(1, "/Kids", 1, "/Parent", 1, "/P"))
+            clone = source.clone(self.writer, ignore_fields=(1, "/Kids", 1, "/Parent", 1, "/P"))
             if clone.indirect_reference is None:
                 _add(self.writer, clone)
             self._clones[ref.idnum] = clone

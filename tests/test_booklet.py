@@ -264,6 +264,23 @@ def test_form_fields_are_carried_over_and_stay_fillable(tmp_path: Path, flip: Fl
         assert check.returncode == 0, check.stdout
 
 
+def test_turned_widgets_share_their_appearances(tmp_path: Path) -> None:
+    """Long-flip backs turn widget appearances; a shared appearance is turned once."""
+    src = tmp_path / "boxes.pdf"
+    c = canvas.Canvas(str(src), pagesize=letter)
+    for n in range(1, 5):
+        for i in range(60):
+            c.acroForm.checkbox(name=f"box{n}_{i}", x=40 + (i % 10) * 50, y=100 + (i // 10) * 50,
+                                size=20, checked=i % 2 == 0)
+        c.showPage()
+    c.save()
+    short, long = tmp_path / "short.pdf", tmp_path / "long.pdf"
+    make_booklet(src, short, BookletSettings(flip=Flip.SHORT))
+    make_booklet(src, long, BookletSettings(flip=Flip.LONG))
+    assert long.stat().st_size < 1.1 * short.stat().st_size
+    assert short.stat().st_size < 1.3 * src.stat().st_size
+
+
 def test_fillable_in_a_viewer(tmp_path: Path) -> None:
     """pypdf can fill the carried-over field, as a viewer would."""
     src, out = form_pdf(tmp_path / "form.pdf"), tmp_path / "out.pdf"
