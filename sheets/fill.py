@@ -33,6 +33,7 @@ from game.opial.state import CareerState
 from sheets import fonts
 from sheets.manifest import Manifest, Rect
 
+KIND = "opial-career"
 STYLES = ("clean", "pen")
 INKS: dict[str, tuple[float, float, float]] = {
     "black": (0.09, 0.09, 0.11),
@@ -52,7 +53,8 @@ class Stroke:
 
 @dataclass(frozen=True)
 class Glyph:
-    """A written character: baseline origin, size, rotation (degrees), font, colour."""
+    """A written character: baseline origin, size, rotation (degrees), font, colour, and
+    `pen`: the width of a pen stroke traced round its outline (0 = filled only)."""
 
     char: str
     x: float
@@ -61,6 +63,7 @@ class Glyph:
     angle: float
     font: str
     colour: tuple[float, float, float]
+    pen: float = 0.0
 
 
 Ink = Stroke | Glyph
@@ -227,11 +230,12 @@ def name_ink(name: str, r: Rect, style: str, rng: random.Random,
     cx = x + 4 + rng.uniform(0, max(0.0, min(20.0, w - 8 - total)))
     base = y + h * rng.uniform(0.22, 0.32)
     slope = rng.uniform(-0.02, 0.03)
+    pen = 0.0 if hand else round(rng.uniform(0.25, 0.45), 3)  # a rounder, inkier stroke
     out = []
     for ch in name:
         s = size * rng.uniform(0.92, 1.08)
         out.append(Glyph(ch, round(cx, 3), round(base + rng.uniform(-0.7, 0.7), 3), round(s, 3),
-                         round(rng.uniform(-5, 5) + math.degrees(slope), 3), font, ink))
+                         round(rng.uniform(-5, 5) + math.degrees(slope), 3), font, ink, pen))
         cx += fonts.width(ch, font, s) * rng.uniform(1.0, 1.12)
         base += fonts.width(ch, font, s) * slope
     return out
@@ -278,8 +282,15 @@ def draw_ink(c: Canvas, inks: Iterable[Ink]) -> None:
             c.setFillColorRGB(*item.colour)
             c.translate(item.x, item.y)
             c.rotate(item.angle)
-            c.setFont(item.font, item.size)
-            c.drawString(0, 0, item.char)
+            t = c.beginText(0, 0)
+            t.setFont(item.font, item.size)
+            if item.pen:
+                c.setStrokeColorRGB(*item.colour)
+                c.setLineWidth(item.pen)
+                c.setLineJoin(1)
+                t.setTextRenderMode(2)  # fill, then stroke the outline
+            t.textOut(item.char)
+            c.drawText(t)
         c.restoreState()
 
 
@@ -288,11 +299,11 @@ def fill_pdf(state: CareerState, rules: Rules, paper: str = "letter", style: str
     """The career sheet for `rules.edition` on `paper`, filled with `state`."""
     from pypdf import PdfReader, PdfWriter
 
-    from sheets.render import layout, render
+    from sheets.render import render
 
     _check_style(style)
-    blank = render("opial-career", rules.edition, paper)
-    manifest = layout("opial-career", rules.edition, paper)
+    blank = render(KIND, rules.edition, paper)
+    manifest = blank.manifest
     buf = io.BytesIO()
     c = Canvas(buf, pagesize=manifest.page_size, invariant=True, pageCompression=True,
                initialFontName=fonts.REGULAR, initialFontSize=7)

@@ -87,10 +87,10 @@ def fill_command(state_file: Path, output: str, style: str, seed: int, paper: st
     """Draw a career STATE (JSON or YAML) onto its sheet as a player would mark it."""
     from game.opial.rules import load_rules
     from game.opial.state import CareerState
-    from sheets.fill import fill_pdf
-    from sheets.paper import get_paper
+    from sheets import get_kind, get_paper
+    from sheets.fill import KIND, fill_pdf
 
-    get_paper(paper, ("letter", "a4"))
+    get_paper(paper, get_kind(KIND).papers)
     state = CareerState.from_dict(load_data_file(state_file), str(state_file))
     rules = load_rules(state.edition)
     try:
