@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from reportlab.lib.colors import Color, white
 
+import templates
 from game.opial.rules import Mission, Rules, load_rules, normalise_edition
 from game.opial.state import SCORE_LINES
 from sheets import fonts
@@ -108,8 +109,8 @@ class Col:
     align: str = "left"
 
 
-def layout_columns(x: float, width: float, cols: Sequence[Col],
-                   pad: float = 3.0) -> dict[str, tuple[float, float]]:
+def layout_columns(x: float, width: float,
+                   cols: Sequence[Col]) -> dict[str, tuple[float, float]]:
     """Column key -> (x, width): fixed widths first, the rest shared by flex weight."""
     fixed = sum(c.width for c in cols)
     flex = sum(c.flex for c in cols) or 1.0
@@ -122,7 +123,6 @@ def layout_columns(x: float, width: float, cols: Sequence[Col],
         w = c.width + spare * c.flex / flex
         out[c.key] = (cx, w)
         cx += w
-    del pad
     return out
 
 
@@ -163,12 +163,10 @@ def medal_initial(award: str) -> str:
 
 
 # --- sections ----------------------------------------------------------------------------------
-def draw_header(sheet: Sheet, rules: Rules, g: Geometry) -> None:
+def draw_header(sheet: Sheet, rules: Rules) -> None:
     """Title, name line and clone-use boxes in the band between the top markers."""
     bx, by, bw, bh = sheet.top_band
-    import templates
-
-    data = templates.load("opial")
+    data = templates.load("opial")  # the game's title and subtitle
     text(sheet, bx, by + bh - 14.5, data["title"].upper(), 15.5, fonts.BOLD, ACCENT,
          width=min(160.0, bw * 0.38))
     text(sheet, bx + 0.5, by + 3.0, data["subtitle"].upper(), 7.5, fonts.BOLD, MUTED,
@@ -255,7 +253,7 @@ def draw_promotion(sheet: Sheet, rules: Rules, g: Geometry, top: float) -> float
     return end
 
 
-def rank_columns(g: Geometry, width: float) -> list[Col]:
+def rank_columns(g: Geometry) -> list[Col]:
     return [Col("rank", "RANK", flex=1.35), Col("grade", "GRADE", 28.0, align="centre"),
             Col("ship", "SHIP ASSIGNMENT", flex=1.0),
             Col("pool", "DICE POOL", 8 * (g.die + 0.8) + 5.0)]
@@ -263,7 +261,7 @@ def rank_columns(g: Geometry, width: float) -> list[Col]:
 
 def draw_ranks(sheet: Sheet, rules: Rules, g: Geometry, x: float, width: float,
                top: float) -> float:
-    cols = rank_columns(g, width)
+    cols = rank_columns(g)
     at = layout_columns(x, width, cols)
     header_row(sheet, x, top, width, cols, at)
     y0 = top - HEAD
@@ -454,8 +452,7 @@ def draw_medals(sheet: Sheet, rules: Rules, g: Geometry, x: float, width: float,
     return y0 - len(rows) * g.pitch
 
 
-def draw_legend(sheet: Sheet, g: Geometry, x: float, width: float, top: float,
-                bottom: float) -> None:
+def draw_legend(sheet: Sheet, g: Geometry, x: float, top: float, bottom: float) -> None:
     """How to mark an Executed box, and what the dice colours mean."""
     rows = 2
     pitch = (top - bottom) / rows
@@ -483,13 +480,11 @@ def draw_legend(sheet: Sheet, g: Geometry, x: float, width: float, top: float,
     for colour in "BGRK":
         lx += die(sheet, lx, mid - g.die / 2, g.die, colour, colour if colour != "K" else "4")
         lx += 2.5 + text_mid(sheet, lx + 2.5, mid, COLOUR_NAMES[colour], 7.0) + 7
-    del width
 
 
 def draw_score(sheet: Sheet, rules: Rules, g: Geometry, x: float, width: float,
                top: float) -> float:
     """Final-score lines with digit cells, and the score titles with their bands."""
-    minus = fonts.sym("−", "-")
     labels = {
         "tours_bonus": "Tours bonus (±)",
         "final_promotion": "Final promotion (×2)",
@@ -526,15 +521,17 @@ def draw_score(sheet: Sheet, rules: Rules, g: Geometry, x: float, width: float,
     for i, t in enumerate(rules.titles):
         mid = y0 - (i + 0.5) * g.pitch
         cell_text(sheet, at_t["title"], mid, t.name, 7.0, fonts.BOLD)
-        if t.min is None:
-            band_s = f"{t.max} or less"
-        elif t.max is None:
-            band_s = f"{t.min}+"
-        else:
-            band_s = f"{t.min}–{t.max}" if fonts.has_glyph("–") else f"{t.min}-{t.max}"
-        cell_text(sheet, at_t["band"], mid, band_s.replace("-", minus) if t.min is None and
-                  t.max is not None and t.max < 0 else band_s, 7.0, align="right")
+        cell_text(sheet, at_t["band"], mid, title_band(t.min, t.max), 7.0, align="right")
     return y0 - n * g.pitch
+
+
+def title_band(low: int | None, high: int | None) -> str:
+    """A score title's band as printed: '50 or less', '51–75', '200+'."""
+    if low is None:
+        return f"{high} or less"
+    if high is None:
+        return f"{low}+"
+    return f"{low}{fonts.sym('–', '-')}{high}"
 
 
 def draw_footer(sheet: Sheet, rules: Rules) -> None:
@@ -557,7 +554,7 @@ def draw_career(sheet: Sheet) -> None:
     """Draw the OPIAL career page for `sheet.edition` into `sheet.frame`."""
     rules = load_rules(sheet.edition)
     g = Geometry.of(sheet)
-    draw_header(sheet, rules, g)
+    draw_header(sheet, rules)
     y = draw_tours(sheet, rules, g, g.top) - GAP
     y = draw_promotion(sheet, rules, g, y) - GAP
     left_w = round(g.width - 10 - SKILLS_WIDTH, 1)
@@ -570,7 +567,7 @@ def draw_career(sheet: Sheet) -> None:
     y = draw_missions(sheet, rules, g, y) - GAP
     medals_end = draw_medals(sheet, rules, g, g.x, left_w, y)
     score_end = draw_score(sheet, rules, g, right_x, right_w, y)
-    draw_legend(sheet, g, g.x, left_w, medals_end - 1.0, score_end)
+    draw_legend(sheet, g, g.x, medals_end - 1.0, score_end)
     draw_footer(sheet, rules)
 
 
