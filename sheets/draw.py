@@ -242,7 +242,7 @@ def checkbox(sheet: Sheet, region_id: str, x: float, y: float, w: float,
         text_mid(sheet, x + w / 2, y + h / 2, points, MIN_TEXT, fonts.REGULAR, MUTED, "centre",
                  width=w - 1.5)
     r = rect(x, y, w, h)
-    sheet.rec.region(region_id, "checkbox", r, group)
+    sheet.rec.region(region_id, "checkbox", r, group, printed=points)
     if sheet.form is not None:
         if tristate:
             sheet.form.executed(region_id, r)

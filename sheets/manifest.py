@@ -55,6 +55,7 @@ class Region:
     page: int
     rect: Rect
     cells: tuple[Rect, ...] = ()  # digits only: one rect per cell, left to right
+    printed: str = ""  # text printed inside the box (its points or number), not ink
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"id": self.id, "kind": self.kind, "group": self.group,
@@ -62,12 +63,14 @@ class Region:
         if self.kind == "digits":
             d["digits"] = len(self.cells)
             d["cells"] = [list(c) for c in self.cells]
+        if self.printed:
+            d["printed"] = self.printed
         return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Region:
         return cls(d["id"], d["kind"], d["group"], int(d["page"]), tuple(d["rect"]),
-                   tuple(tuple(c) for c in d.get("cells", ())))
+                   tuple(tuple(c) for c in d.get("cells", ())), d.get("printed", ""))
 
 
 @dataclass(frozen=True)
@@ -190,7 +193,7 @@ class Recorder:
     _ids: set[str] = field(default_factory=set)
 
     def region(self, region_id: str, kind: str, r: Rect, group: str = "",
-               cells: Iterable[Rect] = ()) -> Region:
+               cells: Iterable[Rect] = (), printed: str = "") -> Region:
         if kind not in REGION_KINDS:
             raise ValueError(f"unknown region kind {kind!r}")
         if region_id in self._ids:
@@ -199,7 +202,7 @@ class Recorder:
         if (kind == "digits") != bool(cell_rects):
             raise ValueError(f"region {region_id!r}: digit cells go with kind 'digits' only")
         reg = Region(region_id, kind, group or region_id.rsplit(".", 1)[0], self.page,
-                     rect(*r), cell_rects)
+                     rect(*r), cell_rects, printed)
         self.regions.append(reg)
         self._ids.add(region_id)
         return reg

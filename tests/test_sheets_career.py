@@ -124,6 +124,10 @@ def test_regions_match_the_rules(edition: str, paper: str) -> None:
     for md in rules.medals:
         assert by_group[f"medal.{md.id}"] == md.boxes
     assert by_group["discipline"] == rules.discipline.boxes
+    assert m.region("mission.training.6").printed == "+1"
+    assert m.region("mission.training.1").printed == ""
+    assert m.region("promotion.17").printed == "17"
+    assert m.region("skill.clone.1").printed == "−3" or m.region("skill.clone.1").printed == "-3"
 
 
 @pytest.mark.parametrize(("edition", "paper"), ALL)
