@@ -221,21 +221,27 @@ def build_booklet(reader: PdfReader, settings: BookletSettings,
     for side in plan.sides:
         page = _new_page(writer, plan.options.sheet)
         xobjects = DictionaryObject()
-        for placement in side.placements:
-            if placement.page is not None:
-                try:
-                    source, pdf_page = sources[placement.page], pages[placement.page]
-                    xobjects[NameObject(_name(placement.page))] = wrapper.wrap(pdf_page,
-                                                                                source)
-                    forms.carry(pdf_page, page, _page_matrix(source, placement.matrix))
-                except _READ_ERRORS as e:
-                    raise InputFileError(f"page {placement.page + 1} of {name} is damaged "
-                                         f"({_reason(e)})", _REPAIR) from e
+        for p in side.placements:
+            if p.page is not None:
+                xobjects[NameObject(_name(p.page))] = _place(
+                    pages[p.page], sources[p.page], p.matrix, page, wrapper, forms,
+                    f"page {p.page + 1} of {name}")
         page[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
         page[NameObject("/Contents")] = _add(writer, _compressed(_side_content(side) + marks))
     forms.finish()
     _copy_metadata(reader, writer)
     return writer, _report(plan, forms)
+
+
+def _place(pdf_page: PageObject, source: _Source, matrix: Matrix, side: PageObject,
+           wrapper: _PageForms, forms: _Forms, where: str) -> IndirectObject:
+    """Wrap a source page for a side and carry its form fields there."""
+    try:
+        form = wrapper.wrap(pdf_page, source)
+        forms.carry(pdf_page, side, _page_matrix(source, matrix))
+    except _READ_ERRORS as e:
+        raise InputFileError(f"{where} is damaged ({_reason(e)})", _REPAIR) from e
+    return form
 
 
 def _read_pages(reader: PdfReader, name: str) -> tuple[list[PageObject], list[_Source]]:
