@@ -296,7 +296,7 @@ def draw_options(sheet: Sheet, rules: Rules, g: Geometry, x: float, width: float
     band(sheet, x, top - HEAD, width, HEAD)
     text_mid(sheet, x + 3, top - HEAD / 2, "GAME OPTIONS", MIN_TEXT, fonts.BOLD, white)
     text_mid(sheet, x + width - 3, top - HEAD / 2,
-             "start skill: from the Start Roll column, before tour 1", MIN_TEXT,
+             "start skill: see the START column, before tour 1", MIN_TEXT,
              fonts.REGULAR, white, "right", width=width * 0.62)
     rows = 1 + (len(rules.start_options) + 1) // 2
     pitch = min(g.pitch, (top - HEAD - bottom) / rows)
@@ -349,16 +349,20 @@ def draw_skills(sheet: Sheet, rules: Rules, g: Geometry, x: float, width: float,
     return y0 - len(rules.skills) * g.pitch
 
 
-def roll_width(g: Geometry) -> float:
-    return die_width(g.die, True)
+DIE_GAP = 1.4
+
+
+def roll_span(g: Geometry, m: Mission) -> float:
+    """Width of a mission's roll: its dice side by side (fixed, font-independent)."""
+    return sum(die_width(g.die, r.colour != "K") + DIE_GAP for r in m.roll) - DIE_GAP
 
 
 def mission_columns(g: Geometry, rules: Rules) -> list[Col]:
     most_boxes = max(m.boxes for m in rules.missions)
-    most_dice = max(len(m.roll) for m in rules.missions)
     return [Col("mission", "MISSION", flex=1.3), Col("min", "MIN RANK", 38.0, align="centre"),
             Col("executed", "EXECUTED", most_boxes * (g.cell + 2.0) + 6.0),
-            Col("roll", "ROLL (NUMBER OR HIGHER)", most_dice * (roll_width(g) + 1.2) + 6.0),
+            Col("roll", "ROLL (NUMBER OR HIGHER)",
+                max(max(roll_span(g, m) for m in rules.missions) + 6.0, 100.0)),
             Col("promo", "PROMOTION", 46.0, align="centre"), Col("skill", "SKILL", flex=1.0),
             Col("medal", "MEDAL ROLL", flex=1.25), Col("survival", "SURVIVAL", 38.0,
                                                          align="centre")]
@@ -395,7 +399,6 @@ def draw_missions(sheet: Sheet, rules: Rules, g: Geometry, top: float) -> float:
     header_row(sheet, x, top, w, cols, at)
     y0 = top - HEAD
     zebra(sheet, x, w, y0, len(rules.missions), g.pitch)
-    rw = roll_width(g)
     for i, m in enumerate(rules.missions):
         mid = y0 - (i + 0.5) * g.pitch
         cell_text(sheet, at["mission"], mid, m.name, 7.0, fonts.BOLD)
@@ -405,10 +408,10 @@ def draw_missions(sheet: Sheet, rules: Rules, g: Geometry, top: float) -> float:
             checkbox(sheet, f"mission.{m.id}.{k}", ex + 3 + (k - 1) * (g.cell + 2.0),
                      mid - g.box / 2, g.cell, g.box, points=points_label(pts),
                      group=f"mission.{m.id}", tristate=True)
-        rx, _ = at["roll"]
-        for k, req in enumerate(m.roll):
-            die(sheet, rx + 3 + k * (rw + 1.2), mid - g.die / 2, g.die, req.colour,
-                str(req.target), "" if req.colour == "K" else req.colour)
+        rx = at["roll"][0] + 3
+        for req in m.roll:
+            rx += die(sheet, rx, mid - g.die / 2, g.die, req.colour, str(req.target),
+                      "" if req.colour == "K" else req.colour) + DIE_GAP
         cell_text(sheet, at["promo"], mid, f"+{m.promotion}", 7.5, fonts.BOLD, ACCENT, "centre")
         if m.skill:
             cell_text(sheet, at["skill"], mid, rules.skill(m.skill).name, 7.0)

@@ -112,10 +112,10 @@ def fit_size(sheet: Sheet, s: str, font: str, size: float, width: float | None) 
     if w <= width:
         return size
     fitted = size * width / w
-    if fitted < MIN_TEXT:
+    if fitted < MIN_TEXT - 1e-3:
         sheet.overflows.append(f"{s!r} needs {w * MIN_TEXT / size:.1f} pt, has {width:.1f}")
         return MIN_TEXT
-    return fitted
+    return max(fitted, MIN_TEXT)
 
 
 def text(sheet: Sheet, x: float, y: float, s: str, size: float = 7.0,
