@@ -122,10 +122,17 @@ def test_unwritable_output(tmp_path: Path, cli: Cli) -> None:
     assert r.returncode == int(ExitCode.OUTPUT), r.stderr
 
 
-def test_child_process_error_exit_code(tmp_path: Path) -> None:
-    """One real child process for an error: the line and the code reach the shell."""
-    r = run("print", "career", "--paper", "b5", cwd=tmp_path)
-    assert r.returncode == int(ExitCode.USAGE)
-    assert r.stderr.decode().strip() == ("starsheets: error: unknown paper size 'b5'. "
-                                         "Use one of: letter, a4.")
+@pytest.mark.parametrize(("args", "code", "line"), [
+    (("print", "career", "--paper", "b5"), ExitCode.USAGE,
+     "starsheets: error: unknown paper size 'b5'. Use one of: letter, a4."),
+    (("fill", "missing.json", "-o", "x.pdf"), ExitCode.INPUT_FILE,
+     "starsheets: error: state file not found: missing.json. Check the path and try again."),
+])
+def test_child_process_errors(tmp_path: Path, args: tuple[str, ...], code: ExitCode,
+                              line: str) -> None:
+    """Real child processes: the one line and the exit code reach the shell."""
+    r = run(*args, cwd=tmp_path)
+    assert r.returncode == int(code)
+    assert r.stderr.decode().strip() == line
+    assert r.stdout == b""
     assert list(tmp_path.iterdir()) == []
