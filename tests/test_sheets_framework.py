@@ -116,6 +116,9 @@ def test_fiducials_and_qr_are_machine_readable(paper: str) -> None:
     for f in r.manifest.fiducials:
         expected = np.array([(x * k, (height - y) * k) for x, y in f.corners])
         assert np.abs(found[f.id] - expected).max() < 3.0, f.id
+    edge = int(np.floor(6 * dpi / 25.4)) - 1  # nothing printed within 6 mm of the edge
+    assert img[:edge].min() > 250 and img[-edge:].min() > 250
+    assert img[:, :edge].min() > 250 and img[:, -edge:].min() > 250
     (qr,) = r.manifest.qr
     x, y, w, h = qr.rect
     k = 200 / 72
