@@ -620,25 +620,45 @@ def opposed(side: TaskSide, other: TaskSide, luck: bool = False) -> TaskOdds:
         # Past `reach` no own reroll can win or tie (the highest die kept is at most the
         # most a rerolled die can add, so reach >= total).
         reach = min(max(prefix[n - m] + maxs[m] for m in range(1, n + 1)), ymax)
-        for y in range(total, reach + 1):
-            cy = ocounts[y]
-            if not cy:
+        # For each y from the total up: column i is option i (0: keep the dice, i >= 1:
+        # reroll the i lowest); the first maximum wins, so fewer dice among equals.
+        span = reach + 1 - total
+        columns: list[Sequence[int]] = [[den] + [0] * (span - 1)]
+        kept_of = [total]
+        for m in range(1, n + 1):
+            kept = prefix[n - m]
+            seg = keys[m][total - kept + 1:reach - kept + 2]
+            columns.append(seg + [0] * (span - len(seg)) if len(seg) < span else seg)
+            kept_of.append(kept)
+        weight = table.weight
+        switch = reach + 1
+        for j, values in enumerate(zip(*columns, strict=True)):
+            best = max(values)
+            if opp_key > best:
+                if j:
+                    # Above the total the best own value never rises with y (each
+                    # option's P(win) * (den + 1) + P(tie) falls) and the other side's
+                    # reroll is fixed: from here on it stays the better choice.
+                    switch = total + j
+                    break
+                if ocounts[total]:
+                    opp_reroll[total] += weight * ocounts[total]
                 continue
-            key, m, kept = _best_reroll(prefix, y, keys, den if y == total else 0)
-            ways = table.weight * cy
-            if opp_key > key:
-                opp_reroll[total] += ways
-            else:
-                by_margin[m, kept - y] += ways
+            cy = ocounts[total + j]
+            if cy:
+                m = values.index(best)
+                kept = kept_of[m]
+                ways = weight * cy
+                by_margin[m, kept - total - j] += ways
                 by_total[m, kept] += ways
-        if at_least[reach + 1]:
+        if at_least[switch]:
             if opp_key:
-                opp_reroll[total] += table.weight * at_least[reach + 1]
-            else:
-                for y in range(reach + 1, ymax + 1):
+                opp_reroll[total] += weight * at_least[switch]
+            else:  # nothing can win or tie: keep the dice, spend nothing
+                for y in range(switch, ymax + 1):
                     if ocounts[y]:
-                        by_margin[0, total - y] += table.weight * ocounts[y]
-                        by_total[0, total] += table.weight * ocounts[y]
+                        by_margin[0, total - y] += weight * ocounts[y]
+                        by_total[0, total] += weight * ocounts[y]
     # Everything below is counted over 12^top * 12^otop * 12^(top + otop).
     lift = DIE_SIDES ** (top + otop)
     margins_n: dict[int, int] = defaultdict(int)
