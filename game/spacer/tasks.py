@@ -23,7 +23,7 @@ from fractions import Fraction
 from functools import cache, cached_property
 from math import comb, factorial
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 import templates
 from starsheets.errors import UsageError
@@ -407,8 +407,7 @@ def _outcomes(margins: Mapping[int, Fraction]) -> tuple[Fraction, Fraction, Frac
 
 # --- luck: the tables of dice a side can leave ---------------------------------------------
 
-@dataclass(frozen=True)
-class _Table:
+class _Table(NamedTuple):
     """One distinct table of dice: contributions sorted high to low, and its weight."""
 
     prefix: tuple[int, ...]  # prefix[j] = sum of the j highest contributions; prefix[n] total
@@ -548,11 +547,11 @@ def against_difficulty(side: TaskSide, difficulty: int, luck: bool = False) -> T
     den = DIE_SIDES ** top  # options compared as one integer (see _reroll_keys)
     keys = _reroll_keys(rerolls, den, [DIE_SIDES ** (top - m) for m in range(top + 1)])
     spent: dict[tuple[int, int], int] = defaultdict(int)  # (dice rerolled, kept sum) -> ways
-    for table in _tables(spec, skip_above=difficulty):
-        total = table.prefix[-1]
-        _, m, kept = _best_reroll(table.prefix, difficulty, keys,
+    for prefix, weight in _tables(spec, skip_above=difficulty):
+        total = prefix[-1]
+        _, m, kept = _best_reroll(prefix, difficulty, keys,
                                   den if total == difficulty else 0)
-        spent[m, kept] += table.weight
+        spent[m, kept] += weight
     # Counted over 12^top * 12^top: table weights, then the rerolled dice.
     final_n: dict[int, int] = defaultdict(int)
     for t, c in enumerate(dist.counts):
@@ -612,8 +611,7 @@ def opposed(side: TaskSide, other: TaskSide, luck: bool = False) -> TaskOdds:
     by_margin: dict[tuple[int, int], int] = defaultdict(int)  # (m, kept - Y) -> ways
     by_total: dict[tuple[int, int], int] = defaultdict(int)  # (m, kept) -> ways
     opp_reroll: dict[int, int] = defaultdict(int)  # own total K -> ways
-    for table in _tables(spec, skip_above=ymax):
-        prefix = table.prefix
+    for prefix, weight in _tables(spec, skip_above=ymax):
         n = len(prefix) - 1
         total = prefix[n]
         opp_key = (below[total] * (den + 1) + equal[total]) * opp_scale
@@ -630,7 +628,6 @@ def opposed(side: TaskSide, other: TaskSide, luck: bool = False) -> TaskOdds:
             seg = keys[m][total - kept + 1:reach - kept + 2]
             columns.append(seg + [0] * (span - len(seg)) if len(seg) < span else seg)
             kept_of.append(kept)
-        weight = table.weight
         switch = reach + 1
         for j, values in enumerate(zip(*columns, strict=True)):
             best = max(values)
