@@ -67,7 +67,7 @@ def _note(text: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object on stdout.")
 def pool(dice: int | None, target: int, difficulty: str, mastery: bool, blind_luck: bool,
          encumbrance: float, as_json: bool) -> None:
-    """Success / failure / botch odds of a d6 success pool ("Dice Rules")."""
+    """Odds of a d6 success pool: success, failure, botch."""
     rules = load_rules()
     if dice is None:
         if not blind_luck:
