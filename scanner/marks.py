@@ -1,0 +1,342 @@
+"""Read the marks: align each box on its printed outline, measure the ink inside it and
+classify it, with thresholds calibrated on the sheet itself.
+
+Per box (see docs/scanner.md for the rules and why):
+
+1. Align: the blank template's patch around the box (outline and printed text) is
+   matched against the rectified photo within +-ALIGN_MM (normalised correlation, which
+   ignores brightness and contrast); a shift that disagrees with the shifts of the
+   neighbouring boxes, or a weak match, is replaced by the neighbours' median.
+2. Paper level: the brightest tenth of the plain paper just around the box (printed ink
+   excluded, translated by the template's own paper tones), so light gradients, shadows
+   and colour casts cancel locally. Darkness d = 1 - gray / paper, lightly smoothed.
+3. Measure only the box's inside: without its printed outline (including it makes empty
+   and ticked boxes indistinguishable) and without the text printed inside it (its
+   points or number, grown by a quarter millimetre): ink fraction above the sheet's
+   "ink" and "faint ink" thresholds, ink in the box's centre, and for Executed boxes how
+   much of the ink lies on one straight line.
+4. Calibrate per sheet: the paper noise (median and MAD of d over every box's inside,
+   mostly paper even on a full sheet) sets the two pixel thresholds; the box thresholds
+   are fractions of the inside, so they hold at any resolution.
+5. Classify: empty / checked / slashed / cancelled, or review with the most likely value
+   when the evidence sits between two of them. Confidence is the distance to the nearest
+   decision boundary, scaled to [0, 1].
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from scanner.template import RegionGeom, Template
+
+CHECKED, SLASHED, EMPTY, CANCELLED, REVIEW = "checked", "slashed", "empty", "cancelled", "review"
+
+ALIGN_MM = 0.45  # search +-0.45 mm (+-3.5 px at 200 dpi) around where the homography puts a box
+# box thresholds: fractions of a box's inside
+F_EMPTY = 0.02  # less ink than this: empty (a speck, noise)
+F_MARK = 0.055  # more ink than this: a mark (a single thin stroke across covers ~0.1)
+F_CENTRE = 0.04  # a mark crosses the middle of the box; ink only at the edge is stray
+F_FILLED = 0.80  # a box inked (nearly) edge to edge: coloured in, or cancelled
+HALO_CANCEL = 0.10  # ...and this much of the band around it inked: scribbled over: cancelled
+HALO_REVIEW = 0.04  # between the two: review
+LINE_SLASH = 0.86  # ink on one straight band: a single stroke (slash)
+LINE_CROSS = 0.74  # below this: two strokes or more (cross, tick)
+FAINT = 0.45  # a mark this much lighter than the sheet's typical mark is "faint"
+
+
+@dataclass
+class Mark:
+    """The reading of one checkbox or bubble."""
+
+    state: str  # checked | slashed | empty | cancelled | review
+    confidence: float
+    likely: str  # the most likely of checked/slashed/empty/cancelled (= state unless review)
+    why: str = ""  # for review and faint marks: what was unclear
+    features: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class Calibration:
+    paper: float  # median darkness of the boxes' insides (paper)
+    noise: float  # robust spread of it
+    t_ink: float  # pixel threshold for ink
+    t_faint: float  # pixel threshold for faint ink (pencil)
+    ink_level: float = 0.0  # typical darkness of a mark on this sheet
+
+
+@dataclass
+class Reading:
+    """Everything read off one sheet's boxes, plus what the OCR stage needs."""
+
+    marks: dict[str, Mark]
+    calibration: Calibration
+    shifts: dict[str, tuple[int, int]]
+    darkness: dict[str, np.ndarray]  # digits/text regions: aligned darkness patch
+    faint: list[str] = field(default_factory=list)
+
+
+# --- alignment ---------------------------------------------------------------------------
+def _search_window(canvas: np.ndarray, g: RegionGeom, r: int) -> np.ndarray:
+    pu0, pv0, pu1, pv1 = g.patch
+    H, W = canvas.shape
+    if pu0 - r >= 0 and pv0 - r >= 0 and pu1 + r <= W and pv1 + r <= H:
+        return canvas[pv0 - r:pv1 + r, pu0 - r:pu1 + r]
+    big = cv2.copyMakeBorder(canvas, r, r, r, r, cv2.BORDER_REPLICATE)
+    return big[pv0:pv1 + 2 * r, pu0:pu1 + 2 * r]
+
+
+def align(canvas: np.ndarray, tpl: Template) -> dict[str, tuple[int, int]]:
+    """Each region's (du, dv) shift, regularised by its neighbours."""
+    r = max(1, round(ALIGN_MM / 25.4 * tpl.dpi))
+    ids, shifts, scores = [], [], []
+    for g in tpl.regions:
+        pu0, pv0, pu1, pv1 = g.patch
+        t = tpl.gray[pv0:pv1, pu0:pu1].astype(np.float32)
+        win = _search_window(canvas, g, r).astype(np.float32)
+        res = cv2.matchTemplate(win, t, cv2.TM_CCOEFF_NORMED)
+        _, best, _, loc = cv2.minMaxLoc(res)
+        ids.append(g.region.id)
+        shifts.append((loc[0] - r, loc[1] - r))
+        scores.append(best if np.isfinite(best) else 0.0)
+    s = np.array(shifts, np.float32)
+    good = np.array(scores, np.float32) > 0.5
+    out: dict[str, tuple[int, int]] = {}
+    for k, rid in enumerate(ids):
+        near = tpl.neighbours[k][good[tpl.neighbours[k]]]
+        if near.size >= 3:
+            med = np.median(s[near], axis=0)
+            if not good[k] or np.abs(s[k] - med).max() > 1.5:
+                out[rid] = (round(med[0]), round(med[1]))
+                continue
+        out[rid] = (int(s[k][0]), int(s[k][1])) if good[k] else (0, 0)
+    return out
+
+
+def _patch(canvas: np.ndarray, g: RegionGeom, shift: tuple[int, int]) -> np.ndarray:
+    pu0, pv0, pu1, pv1 = g.patch
+    du, dv = shift
+    H, W = canvas.shape
+    u0, v0, u1, v1 = pu0 + du, pv0 + dv, pu1 + du, pv1 + dv
+    if u0 < 0 or v0 < 0 or u1 > W or v1 > H:
+        r = max(abs(du), abs(dv))
+        big = cv2.copyMakeBorder(canvas, r, r, r, r, cv2.BORDER_REPLICATE)
+        return big[v0 + r:v1 + r, u0 + r:u1 + r]
+    return canvas[v0:v1, u0:u1]
+
+
+# --- darkness ----------------------------------------------------------------------------
+def darkness_patch(canvas: np.ndarray, tpl: Template, g: RegionGeom,
+                   shift: tuple[int, int]) -> tuple[np.ndarray, float]:
+    """Darkness 0..1 of a region's patch relative to the paper just around it."""
+    obs = _patch(canvas, g, shift).astype(np.float32)
+    if g.ring is not None:
+        sel = obs[g.ring]
+        k = max(1, sel.size // 10)
+        paper_obs = float(np.partition(sel, sel.size - k)[sel.size - k:].mean())
+        paper = paper_obs * 255.0 / max(g.paper_tone, 1.0)  # the white inside the box
+    else:
+        paper = float(np.percentile(obs, 95))
+    d = 1.0 - obs / max(paper, 1.0)
+    np.clip(d, 0.0, 1.0, out=d)
+    return cv2.blur(d, (3, 3)), paper
+
+
+def halo_ink(canvas: np.ndarray, g: RegionGeom, shift: tuple[int, int], paper: float,
+             t_ink: float) -> float:
+    """The fraction of the band around a box that is inked (a scribble overshooting)."""
+    if g.halo_mask is None or not g.halo_mask.any():
+        return 0.0
+    u0, v0, u1, v1 = g.halo
+    fake = RegionGeom(g.region, g.box, (u0, v0, u1, v1), g.inside, g.centre, g.printed)
+    obs = _patch(canvas, fake, shift).astype(np.float32)
+    d = cv2.blur(np.clip(1.0 - obs / max(paper, 1.0), 0.0, 1.0), (3, 3))
+    return float((d[g.halo_mask] > t_ink).mean())
+
+
+# --- features ----------------------------------------------------------------------------
+def line_fraction(ys: np.ndarray, xs: np.ndarray, band: float) -> tuple[float, float]:
+    """The largest fraction of ink pixels on one straight band of width `band`, and the
+    band's angle (degrees, image axes, 0 = horizontal)."""
+    if ys.size < 4:
+        return 1.0, 0.0
+    pts = np.stack([xs, ys], 1).astype(np.float32)
+    pts -= pts.mean(axis=0)
+    angles = np.deg2rad(np.arange(0, 180, 4, dtype=np.float32))
+    normal = np.stack([-np.sin(angles), np.cos(angles)], 1)  # (A, 2)
+    rho = pts @ normal.T  # (N, A)
+    lo = rho.min()
+    bins = np.floor(rho - lo).astype(np.int32)
+    nb = int(bins.max()) + 1
+    w = max(1, round(band))
+    best, best_a = 0.0, 0.0
+    for a in range(angles.size):
+        hist = np.bincount(bins[:, a], minlength=nb).astype(np.float32)
+        csum = np.concatenate([[0.0], np.cumsum(hist)])
+        win = csum[w:] - csum[:-w] if nb >= w else csum[-1:]
+        m = float(win.max()) / ys.size
+        if m > best:
+            best, best_a = m, float(np.rad2deg(angles[a]))
+    return best, best_a
+
+
+def stroke_width(ink: np.ndarray) -> float:
+    """Typical stroke width of a binary ink mask (pixels): from the distance to paper on
+    the strokes' spines."""
+    if ink.sum() < 3:
+        return 1.0
+    dist = cv2.distanceTransform(np.pad(ink.astype(np.uint8), 1), cv2.DIST_L2, 3)[1:-1, 1:-1]
+    return float(max(1.0, 2 * np.percentile(dist[ink], 90) - 1))
+
+
+def features(d: np.ndarray, g: RegionGeom, cal: Calibration) -> dict[str, float]:
+    inside = g.inside
+    n = int(inside.sum())
+    if n == 0:
+        return {"n": 0.0, "ink": 0.0, "faint": 0.0, "centre": 0.0, "level": 0.0}
+    vals = d[inside]
+    n_ink = int(np.count_nonzero(vals > cal.t_ink))
+    faint = vals > cal.t_faint
+    n_faint = int(np.count_nonzero(faint))
+    c = d[g.centre]
+    out = {"n": float(n), "ink": n_ink / n, "faint": n_faint / n,
+           "centre": float(np.count_nonzero(c > cal.t_faint)) / c.size if c.size else 0.0,
+           "level": float(np.percentile(vals[faint], 75)) if n_faint >= 3 else 0.0}
+    if n_ink / n < F_FILLED:
+        return out
+    # edge-to-edge: ink reaching every side of the inside (a box filled solid)
+    ys, xs = np.nonzero(inside)
+    y0, y1, x0, x1 = ys.min(), ys.max(), xs.min(), xs.max()
+    band = max(2, (y1 - y0) // 6)
+    m = (d > cal.t_ink) & inside
+    sides = [m[y0:y0 + band].sum() / max(1, inside[y0:y0 + band].sum()),
+             m[y1 - band + 1:y1 + 1].sum() / max(1, inside[y1 - band + 1:y1 + 1].sum()),
+             m[:, x0:x0 + band].sum() / max(1, inside[:, x0:x0 + band].sum()),
+             m[:, x1 - band + 1:x1 + 1].sum() / max(1, inside[:, x1 - band + 1:x1 + 1].sum())]
+    out["sides"] = float(min(sides))
+    return out
+
+
+# --- calibration -------------------------------------------------------------------------
+def calibrate(patches: dict[str, np.ndarray], geoms: dict[str, RegionGeom]) -> Calibration:
+    vals = np.concatenate([patches[k][geoms[k].inside] for k in patches]) if patches else \
+        np.zeros(1, np.float32)
+    p0 = float(np.median(vals))
+    mad = float(np.median(np.abs(vals - p0))) * 1.4826
+    noise = max(mad, 0.004)
+    return Calibration(p0, noise, p0 + max(7 * noise, 0.12), p0 + max(4 * noise, 0.06))
+
+
+# --- classification ----------------------------------------------------------------------
+def _conf(x: float, lo: float, hi: float) -> float:
+    """0.5 at a boundary, 1.0 at `hi` past it (lo = the boundary)."""
+    if hi == lo:
+        return 1.0
+    return float(np.clip(0.5 + 0.5 * (x - lo) / (hi - lo), 0.0, 1.0))
+
+
+def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | None,
+             ink_level: float) -> Mark:
+    """One box's state from its features (docs/scanner.md: the rules)."""
+    ink, faint, centre = f["ink"], f["faint"], f["centre"]
+    if f["n"] == 0:
+        return Mark(REVIEW, 0.0, EMPTY, "box outside the photo", f)
+    # 1. empty: no ink at all (not even faint) beyond a speck
+    if faint < F_EMPTY:
+        return Mark(EMPTY, _conf(F_EMPTY - faint, 0, F_EMPTY), EMPTY, "", f)
+    # 2. some ink: is it a mark?
+    if ink < F_MARK:
+        if faint >= F_MARK * 1.8 and centre >= F_CENTRE:
+            # a clear faint stroke (pencil): checked, with the confidence it deserves
+            state = _stroke_state(executed, line)
+            if state == REVIEW:
+                return Mark(REVIEW, 0.4, CHECKED, "faint mark: tick, cross or slash?", f)
+            return Mark(state, 0.65, state, "faint mark", f)
+        likely = CHECKED if faint >= F_MARK else EMPTY
+        return Mark(REVIEW, 0.35, likely, "a little ink: a light mark, an erasure or a "
+                    "stray?", f)
+    if centre < F_CENTRE:
+        return Mark(REVIEW, 0.4, EMPTY, "ink only at the box's edge: a stray from "
+                    "outside?", f)
+    # 3. filled solid and scribbled over past the outline: a correction (cancelled);
+    #    filled but kept inside the box: coloured in (checked)
+    if ink >= F_FILLED and f.get("sides", 0) > 0.6:
+        halo = f.get("halo", 0.0)
+        if halo >= HALO_CANCEL:
+            return Mark(CANCELLED, _conf(halo, HALO_CANCEL, 2 * HALO_CANCEL), CANCELLED, "", f)
+        if halo >= HALO_REVIEW:
+            likely = CANCELLED if halo >= (HALO_CANCEL + HALO_REVIEW) / 2 else CHECKED
+            return Mark(REVIEW, 0.45, likely, "box filled, with ink around it: coloured in "
+                        "(checked) or filled and scribbled over (cancelled)?", f)
+        return Mark(CHECKED, _conf(HALO_CANCEL - halo, HALO_CANCEL - HALO_REVIEW,
+                                   HALO_CANCEL), CHECKED, "", f)
+    conf = _conf(ink, F_MARK, F_MARK * 2.5)
+    if ink_level and f["level"] < FAINT * ink_level:
+        conf = min(conf, 0.75)
+    state = _stroke_state(executed, line)
+    if state == REVIEW:
+        lf = line[0] if line else 0.0
+        likely = SLASHED if lf >= (LINE_SLASH + LINE_CROSS) / 2 else CHECKED
+        return Mark(REVIEW, 0.45, likely, "one stroke or two? (slash = failed, cross = "
+                    "success)", f)
+    if executed and line is not None:
+        lf = line[0]
+        conf = min(conf, _conf(lf, LINE_SLASH, 0.97) if state == SLASHED
+                   else _conf(LINE_CROSS - lf, 0, 0.2))
+    return Mark(state, conf, state, "", f)
+
+
+def _stroke_state(executed: bool, line: tuple[float, float] | None) -> str:
+    """On an Executed box: one straight stroke is a slash (failed), more is a success."""
+    if not executed or line is None:
+        return CHECKED
+    lf = line[0]
+    if lf >= LINE_SLASH:
+        return SLASHED
+    if lf <= LINE_CROSS:
+        return CHECKED
+    return REVIEW
+
+
+def is_executed(region_id: str) -> bool:
+    return region_id.startswith("mission.")
+
+
+def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
+    """Read every checkbox and bubble of a rectified sheet."""
+    shifts = align(canvas, tpl)
+    geoms = tpl.by_id()
+    patches: dict[str, np.ndarray] = {}
+    other: dict[str, np.ndarray] = {}
+    papers: dict[str, float] = {}
+    for g in tpl.regions:
+        rid = g.region.id
+        d, papers[rid] = darkness_patch(canvas, tpl, g, shifts[rid])
+        (patches if g.region.kind in ("checkbox", "bubble") else other)[rid] = d
+    cal = calibrate(patches, geoms)
+    feats = {rid: features(d, geoms[rid], cal) for rid, d in patches.items()}
+    for rid, f in feats.items():
+        if f["ink"] >= F_FILLED:
+            f["halo"] = halo_ink(canvas, geoms[rid], shifts[rid], papers[rid], cal.t_ink)
+    marked = [f["level"] for f in feats.values() if f["ink"] >= F_MARK * 2]
+    cal.ink_level = float(np.median(marked)) if marked else 0.0
+    marks: dict[str, Mark] = {}
+    faint: list[str] = []
+    for rid, f in feats.items():
+        executed = is_executed(rid)
+        line = None
+        if executed and (f["ink"] >= F_MARK * 0.5 or f["faint"] >= F_MARK):
+            g = geoms[rid]
+            m = (patches[rid] > (cal.t_ink if f["ink"] >= F_MARK else cal.t_faint)) & g.inside
+            ys, xs = np.nonzero(m)
+            band = max(5.0, 1.2 * stroke_width(m) + 2.0)
+            line = line_fraction(ys, xs, band) if executed else None
+        mk = classify(f, executed, line, cal.ink_level)
+        if line is not None:
+            mk.features["line"] = round(line[0], 3)
+        if mk.why.startswith("faint"):
+            faint.append(rid)
+        marks[rid] = mk
+    return Reading(marks, cal, shifts, other, faint)
