@@ -16,7 +16,7 @@ from starsheets.errors import UsageError
 if TYPE_CHECKING:
     from sheets.draw import Sheet
 
-BUILTIN_MODULES = ("sheets.career",)
+BUILTIN_MODULES = ("sheets.career", "sheets.spacer_setting", "sheets.spacer_character")
 
 
 @dataclass(frozen=True)
