@@ -16,7 +16,8 @@ from starsheets.errors import UsageError
 if TYPE_CHECKING:
     from sheets.draw import Sheet
 
-BUILTIN_MODULES = ("sheets.career", "sheets.spacer_setting", "sheets.spacer_character")
+BUILTIN_MODULES = ("sheets.career", "sheets.spacer_setting", "sheets.spacer_character",
+                   "sheets.spacer_card")
 
 
 @dataclass(frozen=True)

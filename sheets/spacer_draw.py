@@ -189,7 +189,7 @@ def section(sheet: Sheet, x: float, top: float, width: float, title: str,
     just below it."""
     band(sheet, x, top - height, width, height)
     tw = text_mid(sheet, x + 4, top - height / 2, title.upper(), 7.0, fonts.BOLD, white,
-                  width=width * 0.6)
+                  width=width * 0.6 if hint else width - 8)
     if hint:
         text_mid(sheet, x + width - 4, top - height / 2, hint, MIN_TEXT, fonts.REGULAR,
                  HexColor("#C9D6E6"), "right", width=width - tw - 16)
