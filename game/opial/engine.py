@@ -96,8 +96,9 @@ def _sort_asc(a: np.ndarray, n: int) -> None:
 def _mission_roll(rng: np.ndarray, pool: np.ndarray, req_t: np.ndarray, req_c: np.ndarray,
                   mods: np.ndarray, rerolls: int, events: np.ndarray, n_ev: np.ndarray,
                   dice_c: np.ndarray, dice_v: np.ndarray, buf: np.ndarray,
-                  choice: np.ndarray, assign: np.ndarray) -> bool:
-    """Roll the pool, re-roll with Computer while failing, and decide success."""
+                  choice: np.ndarray, assign: np.ndarray, used: np.ndarray) -> bool:
+    """Roll the pool, re-roll with Computer (up to `rerolls`) while failing, and decide
+    success; used[0] receives the re-rolls spent."""
     n = 0
     for col in range(3):
         for _ in range(pool[col]):
@@ -136,6 +137,7 @@ def _mission_roll(rng: np.ndarray, pool: np.ndarray, req_t: np.ndarray, req_c: n
         _sort_asc(vr, nr)
         ok = feasible(vb[:nb], vg[:ng], vr[:nr], req_t, req_c, mods, choice, assign, buf)
         if ok or left == 0:
+            used[0] = rerolls - left
             return ok
         # sensible re-roll: the lowest die of a colour that can serve a requirement
         # (with Navigation, a 1 is kept: it flips to a 6)
@@ -148,6 +150,7 @@ def _mission_roll(rng: np.ndarray, pool: np.ndarray, req_t: np.ndarray, req_c: n
                 best_v = eff
                 best = i
         if best < 0:
+            used[0] = rerolls - left
             return False
         old = dice_v[best]
         dice_v[best] = _die(rng)
@@ -157,20 +160,21 @@ def _mission_roll(rng: np.ndarray, pool: np.ndarray, req_t: np.ndarray, req_c: n
 
 @njit(cache=True)
 def _survival_roll(rng: np.ndarray, target: int, bonus: int, rerolls: int,
-                   events: np.ndarray, n_ev: np.ndarray) -> bool:
+                   events: np.ndarray, n_ev: np.ndarray, used: np.ndarray) -> bool:
     v = _die(rng)
     tries = 0
     while v + bonus < target and tries < rerolls:
         v = _die(rng)
         tries += 1
     ok = v + bonus >= target
+    used[0] = tries
     _log(events, n_ev, EV_SURVIVAL, v, bonus, target, tries, 1 if ok else 0)
     return ok
 
 
 @njit(cache=True)
 def _medal_roll(rng: np.ndarray, t1: int, t2: int, bonus: int, rerolls: int,
-                events: np.ndarray, n_ev: np.ndarray) -> bool:
+                events: np.ndarray, n_ev: np.ndarray, used: np.ndarray) -> bool:
     """Two dice, each plus Courage must make its target; re-roll the weaker die."""
     a = _die(rng)
     b = _die(rng)
@@ -182,6 +186,7 @@ def _medal_roll(rng: np.ndarray, t1: int, t2: int, bonus: int, rerolls: int,
             b = _die(rng)
         tries += 1
     ok = a + bonus >= t1 and b + bonus >= t2
+    used[0] = tries
     _log(events, n_ev, EV_MEDAL, a, b, bonus, tries, 1 if ok else 0)
     return ok
 
@@ -197,6 +202,8 @@ def _choose(rank: int, skills: np.ndarray, exec_count: np.ndarray, tour: int, in
     worth = [promotion point, future attempt, skill gain per mission..., medal per mission...]"""
     m_count = min_rank.shape[0]
     comp = min(skills[cfg[CFG_COMP]], 4)
+    boost = min(skills[cfg[CFG_LEAD]] + skills[cfg[CFG_ENG]] + skills[cfg[CFG_ADM]]
+                + skills[cfg[CFG_GUN]], p_base.shape[3] - 1)
     fit = min(skills[cfg[CFG_FIT]], 3)
     cour = min(skills[cfg[CFG_COUR]], 4)
     per_tour = min(cfg[CFG_BASE_MISSIONS] + skills[cfg[CFG_EFF]], cfg[CFG_TOUR_BOXES])
@@ -207,7 +214,7 @@ def _choose(rank: int, skills: np.ndarray, exec_count: np.ndarray, tour: int, in
     for m in range(m_count):
         if min_rank[m] > rank or exec_count[m] >= boxes[m]:
             continue
-        p = p_base[m, rank, comp]
+        p = p_base[m, rank, comp, boost]
         gain = worth[0] * promotion[m] + executed_points[m, exec_count[m]]
         s = skill[m]
         if s >= 0 and skills[s] < skill_max[s]:
@@ -254,6 +261,7 @@ def _career(row: int, number: int, seed: np.uint64, cfg: np.ndarray, min_rank: n
     dice_v = np.empty(MAXD, np.int64)
     mods = np.zeros(7, np.int64)
     pool = np.zeros(3, np.int64)
+    used = np.zeros(1, np.int64)
     # start skill(s)
     for k in range(cfg[CFG_START_COUNT]):
         face = _die(rng) if cfg[CFG_START_HOW] == 0 else start_choice[k]
@@ -295,8 +303,13 @@ def _career(row: int, number: int, seed: np.uint64, cfg: np.ndarray, min_rank: n
         mods[6] = skills[cfg[CFG_LIAISON]]
         rt = req_t[m, : req_n[m]]
         rc = req_c[m, : req_n[m]]
-        ok = _mission_roll(rng, pool, rt, rc, mods, skills[cfg[CFG_COMP]], events, n_ev,
-                           dice_c, dice_v, buf, choice, assign)
+        # Computer: one re-roll per level during the mission, shared by the mission,
+        # medal and survival rolls; keep one back when the survival roll can fail
+        budget = skills[cfg[CFG_COMP]]
+        keep = 1 if budget > 0 and survival[m] - skills[cfg[CFG_FIT]] > 1 else 0
+        ok = _mission_roll(rng, pool, rt, rc, mods, budget - keep, events, n_ev,
+                           dice_c, dice_v, buf, choice, assign, used)
+        budget -= used[0]
         ev = _log(events, n_ev, EV_RESULT, 1 if ok else 0, m)
         if ev >= 0 and ok:
             for q in range(CHOICE_LEN):
@@ -319,7 +332,8 @@ def _career(row: int, number: int, seed: np.uint64, cfg: np.ndarray, min_rank: n
             md = medal[m]
             if md >= 0:
                 made = _medal_roll(rng, medal_t[m, 0], medal_t[m, 1], skills[cfg[CFG_COUR]],
-                                   skills[cfg[CFG_COMP]], events, n_ev)
+                                   budget - keep, events, n_ev, used)
+                budget -= used[0]
                 award = (1 if made else 0) + (1 if medal_auto[m] else 0)
                 got = min(award, medal_boxes[md] - medals[md])
                 medals[md] += got
@@ -337,8 +351,8 @@ def _career(row: int, number: int, seed: np.uint64, cfg: np.ndarray, min_rank: n
             tours_done = tour if tour_end else tour - 1
             end = GRAND_ADMIRAL
             break
-        alive = _survival_roll(rng, survival[m], min(skills[cfg[CFG_FIT]], 99),
-                               skills[cfg[CFG_COMP]], events, n_ev)
+        alive = _survival_roll(rng, survival[m], skills[cfg[CFG_FIT]], budget, events, n_ev,
+                               used)
         if not alive:
             if clone_used < min(skills[cfg[CFG_CLONE]], cfg[CFG_CLONE_USES]):
                 clone_used += 1

@@ -16,9 +16,11 @@ from game.opial import engine as E
 from game.opial.odds import Mods, medal_success, single_die_success, success_by_rerolls
 from game.opial.policy import Weights
 from game.opial.state import FAILURE, SUCCESS, CareerState
-from game.opial.tables import Tables, tables
+from game.opial.rules import load_rules
+from game.opial.tables import Tables, tables, tables_for, with_track
 
-CACHE_VERSION = "1"
+CACHE_VERSION = "2"
+MAX_BOOST = 4  # the player's estimate counts up to four +1s
 BLOCK = 25_000  # careers per block (progress bar granularity and memory per block)
 
 
@@ -28,9 +30,10 @@ def cache_dir() -> Path:
 
 
 def _base_odds(t: Tables) -> np.ndarray:
-    """p[mission, rank, computer]: exact success with the rank's pool and Computer only
-    (what the player weighs missions by); cached on disk, keyed by the rules data."""
-    text = (templates.__file__ or "") and Path(templates.__file__).with_name("opial.yaml").read_bytes()
+    """p[mission, rank, computer, boost]: exact success with the rank's pool, Computer and
+    `boost` +1s on any die: the player's estimate of a mission (it counts its colour +1s as
+    if they were Leadership); cached on disk, keyed by the rules data."""
+    text = Path(templates.__file__).with_name("opial.yaml").read_bytes()
     key = hashlib.sha256(text + CACHE_VERSION.encode()).hexdigest()[:16]
     path = cache_dir() / f"opial-base-odds-{key}.npy"
     if path.exists():
@@ -39,13 +42,15 @@ def _base_odds(t: Tables) -> np.ndarray:
         except (OSError, ValueError):
             pass
     rules = t.rules
-    p = np.zeros((t.n_missions, len(rules.ranks), 5))
+    p = np.zeros((t.n_missions, len(rules.ranks), 5, MAX_BOOST + 1))
     for m in rules.missions:
         reqs = tuple(sorted(((r.target, r.colour) for r in m.roll), reverse=True))
         for rank in rules.ranks[m.min_rank:]:
             pool = tuple(int(x) for x in t.rank_pool[rank.index])
             if sum(pool):
-                p[m.index, rank.index] = success_by_rerolls(reqs, pool, Mods())
+                for boost in range(MAX_BOOST + 1):
+                    p[m.index, rank.index, :, boost] = success_by_rerolls(reqs, pool,
+                                                                         Mods(lead=boost))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
@@ -69,8 +74,9 @@ class Inputs:
 
 @cache
 def inputs(edition: str | None = None, length: str = "career", start: str = "roll",
-           weights: Weights | None = None) -> Inputs:
-    t = tables(edition)
+           weights: Weights | None = None, track: tuple[int, ...] | None = None) -> Inputs:
+    """`track` replaces the rank thresholds (calibration only)."""
+    t = tables(edition) if track is None else tables_for(with_track(load_rules(edition), track))
     rules = t.rules
     w = weights or Weights()
     opt = rules.start_option(start)
@@ -149,11 +155,12 @@ class Results:
 
 def run(n: int, seed: int = 0, edition: str | None = None, length: str = "career",
         start: str = "roll", threads: int | None = None,
-        on_block: Callable[[int], None] | None = None) -> tuple[Inputs, Results]:
+        on_block: Callable[[int], None] | None = None,
+        track: tuple[int, ...] | None = None) -> tuple[Inputs, Results]:
     """Play careers 0..n-1 of `seed`; the same seed always gives the same careers."""
     from numba import get_num_threads, set_num_threads
 
-    inp = inputs(edition, length, start)
+    inp = inputs(edition, length, start, None, track)
     res = Results.empty(n, inp.t)
     old = get_num_threads()
     if threads:
@@ -185,7 +192,7 @@ def play_one(seed: int = 0, edition: str | None = None, length: str = "career",
 
 def to_state(inp: Inputs, res: Results, i: int, name: str = "") -> CareerState:
     """The career page of row i, box by box."""
-    t, rules = inp.t, inp.t.rules
+    rules = inp.t.rules
     missions = {}
     for m in rules.missions:
         n = int(res.exec_count[i, m.index])

@@ -6,7 +6,7 @@ the scorer and the sheet read the same tables.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 import numpy as np
@@ -60,7 +60,17 @@ def _by_kind(rules: Rules, kind: str, colour: str | None = None) -> int:
 
 @cache
 def tables(edition: str | None = None) -> Tables:
-    rules = load_rules(edition)
+    return tables_for(load_rules(edition))
+
+
+def with_track(rules: Rules, thresholds: tuple[int, ...]) -> Rules:
+    """The rules with another promotion track (rank thresholds; the last is its length).
+    Used to calibrate the track (bench/calibrate_track.py)."""
+    ranks = tuple(replace(r, threshold=th) for r, th in zip(rules.ranks, thresholds, strict=True))
+    return replace(rules, ranks=ranks, track_boxes=thresholds[-1])
+
+
+def tables_for(rules: Rules) -> Tables:
     ms = rules.missions
     medal_index = {m.id: i for i, m in enumerate(rules.medals)}
     skill_index = {s.id: s.index for s in rules.skills}
