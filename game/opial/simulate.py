@@ -15,8 +15,8 @@ import templates
 from game.opial import engine as E
 from game.opial.odds import Mods, medal_success, single_die_success, success_by_rerolls
 from game.opial.policy import Weights
-from game.opial.state import FAILURE, SUCCESS, CareerState
 from game.opial.rules import load_rules
+from game.opial.state import FAILURE, SUCCESS, CareerState
 from game.opial.tables import Tables, tables, tables_for, with_track
 
 CACHE_VERSION = "2"

@@ -87,7 +87,7 @@ def _tours(state: CareerState, rules: Rules) -> list[Finding]:
                 f"Tour {t} has {n} missions ticked; with Efficiency {eff} at most {allowed} fit "
                 "in a tour", "Each tour allows 2 missions plus one per Efficiency level.",
                 tuple(f"tour.{t}.mission.{k}" for k in range(allowed + 1, n + 1))))
-        if t <= done and 0 < n < rules.base_missions or (t in state.tours and n == 0):
+        if (t <= done and 0 < n < rules.base_missions) or (t in state.tours and n == 0):
             out.append(Finding(
                 "tour-ended-early", ERROR,
                 f"Tour {t} is checked off after {n} mission(s); a tour ends after its allotted "
@@ -263,7 +263,7 @@ def _score_lines(state: CareerState, rules: Rules) -> list[Finding]:
         line = sc.line(key)
         if wrote != line.points:
             diff = wrote - line.points
-            what = ("you wrote {w}; the sheet scores {p}".format(w=wrote, p=line.points))
+            what = (f"you wrote {wrote}; the sheet scores {line.points}")
             out.append(Finding(
                 "score-miscount", WARNING,
                 f"{line.label}: {what} (off by {diff:+d}; {line.detail})",

@@ -18,3 +18,6 @@ COMMANDS.append(new_command)
 from starsheets.commands.sheets import SHEET_COMMANDS  # noqa: E402
 
 COMMANDS.extend(SHEET_COMMANDS)
+from starsheets.commands.career import CAREER_COMMANDS  # noqa: E402
+
+COMMANDS.extend(CAREER_COMMANDS)
