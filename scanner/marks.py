@@ -42,8 +42,13 @@ F_CENTRE = 0.04  # a mark crosses the middle of the box; ink only at the edge is
 F_FILLED = 0.80  # a box inked (nearly) edge to edge: coloured in, or cancelled
 HALO_CANCEL = 0.10  # ...and this much of the band around it inked: scribbled over: cancelled
 HALO_REVIEW = 0.04  # between the two: review
-LINE_SLASH = 0.86  # ink on one straight band: a single stroke (slash)
-LINE_CROSS = 0.74  # below this: two strokes or more (cross, tick)
+# slash or tick/cross: the share of the ink on a second straight band once the best band
+# (the main stroke) is taken away. Measured on pen-filled photos: slashes <= 0.14,
+# ticks and crosses >= 0.16 (a tick's short arm, a cross's second bar)
+SECOND_SLASH = 0.12  # at most this on a second stroke: a single stroke (slash)
+SECOND_CROSS = 0.18  # at least this: two strokes (tick, cross)
+FIRST_SLASH = 0.75  # and a slash has most of its ink on its one band
+OVER_PRINT = 0.22  # ink over printed text: this much darker than the print
 FAINT = 0.45  # a mark this much lighter than the sheet's typical mark is "faint"
 
 
@@ -150,36 +155,51 @@ def halo_ink(canvas: np.ndarray, g: RegionGeom, shift: tuple[int, int], paper: f
     if g.halo_mask is None or not g.halo_mask.any():
         return 0.0
     u0, v0, u1, v1 = g.halo
-    fake = RegionGeom(g.region, g.box, (u0, v0, u1, v1), g.inside, g.centre, g.printed)
+    fake = RegionGeom(g.region, g.box, (u0, v0, u1, v1), g.inside, g.centre, g.printed,
+                      g.clear, g.inner)
     obs = _patch(canvas, fake, shift).astype(np.float32)
     d = cv2.blur(np.clip(1.0 - obs / max(paper, 1.0), 0.0, 1.0), (3, 3))
     return float((d[g.halo_mask] > t_ink).mean())
 
 
 # --- features ----------------------------------------------------------------------------
-def line_fraction(ys: np.ndarray, xs: np.ndarray, band: float) -> tuple[float, float]:
-    """The largest fraction of ink pixels on one straight band of width `band`, and the
-    band's angle (degrees, image axes, 0 = horizontal)."""
-    if ys.size < 4:
-        return 1.0, 0.0
-    pts = np.stack([xs, ys], 1).astype(np.float32)
-    pts -= pts.mean(axis=0)
-    angles = np.deg2rad(np.arange(0, 180, 4, dtype=np.float32))
-    normal = np.stack([-np.sin(angles), np.cos(angles)], 1)  # (A, 2)
+def _best_band(pts: np.ndarray, band: float) -> tuple[float, float, np.ndarray]:
+    """The straight band of width `band` holding most of the points: (count, angle in
+    degrees, mask of the points on it)."""
+    angles = np.deg2rad(np.arange(0, 180, 3, dtype=np.float32))
+    normal = np.stack([-np.sin(angles), np.cos(angles)], 1)
     rho = pts @ normal.T  # (N, A)
-    lo = rho.min()
-    bins = np.floor(rho - lo).astype(np.int32)
+    bins = np.floor(rho - rho.min()).astype(np.int32)
     nb = int(bins.max()) + 1
     w = max(1, round(band))
-    best, best_a = 0.0, 0.0
+    best, best_a, best_lo = -1.0, 0, 0
     for a in range(angles.size):
         hist = np.bincount(bins[:, a], minlength=nb).astype(np.float32)
         csum = np.concatenate([[0.0], np.cumsum(hist)])
         win = csum[w:] - csum[:-w] if nb >= w else csum[-1:]
-        m = float(win.max()) / ys.size
-        if m > best:
-            best, best_a = m, float(np.rad2deg(angles[a]))
-    return best, best_a
+        k = int(win.argmax())
+        if win[k] > best:
+            best, best_a, best_lo = float(win[k]), a, k
+    on = (bins[:, best_a] >= best_lo) & (bins[:, best_a] < best_lo + w)
+    return best, float(np.rad2deg(angles[best_a])), on
+
+
+def line_fraction(ys: np.ndarray, xs: np.ndarray, band: float) -> tuple[float, float]:
+    """How much of the ink lies on one straight stroke, and on a second one.
+
+    Returns (first, second): the fraction of ink pixels on the best straight band of
+    width `band`, and the fraction (of all ink) on the best band through what is left.
+    A slash is one band (second ~0); a tick adds a short arm (second ~0.2-0.35); a cross
+    two long ones (second ~0.4)."""
+    n = ys.size
+    if n < 4:
+        return 1.0, 0.0
+    pts = np.stack([xs, ys], 1).astype(np.float32)
+    pts -= pts.mean(axis=0)
+    first, _, on = _best_band(pts, band)
+    rest = pts[~on]
+    second = _best_band(rest, band)[0] if rest.shape[0] >= 4 else float(rest.shape[0])
+    return first / n, second / n
 
 
 def stroke_width(ink: np.ndarray) -> float:
@@ -191,7 +211,10 @@ def stroke_width(ink: np.ndarray) -> float:
     return float(max(1.0, 2 * np.percentile(dist[ink], 90) - 1))
 
 
-def features(d: np.ndarray, g: RegionGeom, cal: Calibration) -> dict[str, float]:
+def features(d: np.ndarray, g: RegionGeom, cal: Calibration, printed_ink: np.ndarray
+             ) -> dict[str, float]:
+    """The measurements classify() decides on (`printed_ink`: the template's darkness
+    over the same patch)."""
     inside = g.inside
     n = int(inside.sum())
     if n == 0:
@@ -199,11 +222,20 @@ def features(d: np.ndarray, g: RegionGeom, cal: Calibration) -> dict[str, float]
     vals = d[inside]
     n_ink = int(np.count_nonzero(vals > cal.t_ink))
     faint = vals > cal.t_faint
-    n_faint = int(np.count_nonzero(faint))
+    clear = d[g.clear]  # faint ink is only believed away from printed text's blur halo
+    n_faint = float(n_ink)
+    if clear.size >= 12:
+        n_faint = max(n_faint, int(np.count_nonzero(clear > cal.t_faint)) * n / clear.size)
     c = d[g.centre]
-    out = {"n": float(n), "ink": n_ink / n, "faint": n_faint / n,
-           "centre": float(np.count_nonzero(c > cal.t_faint)) / c.size if c.size else 0.0,
-           "level": float(np.percentile(vals[faint], 75)) if n_faint >= 3 else 0.0}
+    # a box whose middle is printed over (a number): any ink counts as crossing it
+    centre = (float(np.count_nonzero(c > cal.t_faint)) / c.size if c.size >= max(12, 0.1 * n)
+              else 0.0)
+    over = g.inner & ~inside  # printed text inside the box: a stroke across it is darker
+    if over.any():
+        dark = np.count_nonzero(d[over] - printed_ink[over] > OVER_PRINT) / np.count_nonzero(over)
+        centre = max(centre, float(dark))
+    out = {"n": float(n), "ink": n_ink / n, "faint": n_faint / n, "centre": centre,
+           "level": float(np.percentile(vals[faint], 75)) if faint.sum() >= 3 else 0.0}
     if n_ink / n < F_FILLED:
         return out
     # edge-to-edge: ink reaching every side of the inside (a box filled solid)
@@ -238,7 +270,7 @@ def _conf(x: float, lo: float, hi: float) -> float:
 
 
 def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | None,
-             ink_level: float) -> Mark:
+             cal: Calibration) -> Mark:
     """One box's state from its features (docs/scanner.md: the rules)."""
     ink, faint, centre = f["ink"], f["faint"], f["centre"]
     if f["n"] == 0:
@@ -248,7 +280,8 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
         return Mark(EMPTY, _conf(F_EMPTY - faint, 0, F_EMPTY), EMPTY, "", f)
     # 2. some ink: is it a mark?
     if ink < F_MARK:
-        if faint >= F_MARK * 1.8 and centre >= F_CENTRE:
+        if (faint >= F_MARK * 1.8 and centre >= F_CENTRE
+                and f["level"] >= (cal.t_faint + cal.t_ink) / 2):
             # a clear faint stroke (pencil): checked, with the confidence it deserves
             state = _stroke_state(executed, line)
             if state == REVIEW:
@@ -273,18 +306,18 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
         return Mark(CHECKED, _conf(HALO_CANCEL - halo, HALO_CANCEL - HALO_REVIEW,
                                    HALO_CANCEL), CHECKED, "", f)
     conf = _conf(ink, F_MARK, F_MARK * 2.5)
-    if ink_level and f["level"] < FAINT * ink_level:
+    if cal.ink_level and f["level"] < FAINT * cal.ink_level:
         conf = min(conf, 0.75)
     state = _stroke_state(executed, line)
     if state == REVIEW:
-        lf = line[0] if line else 0.0
-        likely = SLASHED if lf >= (LINE_SLASH + LINE_CROSS) / 2 else CHECKED
+        l2 = line[1] if line else 0.0
+        likely = SLASHED if l2 < (SECOND_SLASH + SECOND_CROSS) / 2 else CHECKED
         return Mark(REVIEW, 0.45, likely, "one stroke or two? (slash = failed, cross = "
                     "success)", f)
     if executed and line is not None:
-        lf = line[0]
-        conf = min(conf, _conf(lf, LINE_SLASH, 0.97) if state == SLASHED
-                   else _conf(LINE_CROSS - lf, 0, 0.2))
+        l2 = line[1]
+        conf = min(conf, _conf(SECOND_SLASH - l2, 0, SECOND_SLASH) if state == SLASHED
+                   else _conf(l2, SECOND_CROSS, SECOND_CROSS + 0.12))
     return Mark(state, conf, state, "", f)
 
 
@@ -292,10 +325,10 @@ def _stroke_state(executed: bool, line: tuple[float, float] | None) -> str:
     """On an Executed box: one straight stroke is a slash (failed), more is a success."""
     if not executed or line is None:
         return CHECKED
-    lf = line[0]
-    if lf >= LINE_SLASH:
+    first, second = line
+    if second <= SECOND_SLASH and first >= FIRST_SLASH:
         return SLASHED
-    if lf <= LINE_CROSS:
+    if second >= SECOND_CROSS:
         return CHECKED
     return REVIEW
 
@@ -316,7 +349,10 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
         d, papers[rid] = darkness_patch(canvas, tpl, g, shifts[rid])
         (patches if g.region.kind in ("checkbox", "bubble") else other)[rid] = d
     cal = calibrate(patches, geoms)
-    feats = {rid: features(d, geoms[rid], cal) for rid, d in patches.items()}
+    feats = {}
+    for rid, d in patches.items():
+        pu0, pv0, pu1, pv1 = geoms[rid].patch
+        feats[rid] = features(d, geoms[rid], cal, tpl.ink[pv0:pv1, pu0:pu1])
     for rid, f in feats.items():
         if f["ink"] >= F_FILLED:
             f["halo"] = halo_ink(canvas, geoms[rid], shifts[rid], papers[rid], cal.t_ink)
@@ -329,13 +365,20 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
         line = None
         if executed and (f["ink"] >= F_MARK * 0.5 or f["faint"] >= F_MARK):
             g = geoms[rid]
-            m = (patches[rid] > (cal.t_ink if f["ink"] >= F_MARK else cal.t_faint)) & g.inside
+            d = patches[rid]
+            m = (d > (cal.t_ink if f["ink"] >= F_MARK else cal.t_faint)) & g.inside
+            # a stroke across printed text: ink clearly darker than the print there
+            pu0, pv0, pu1, pv1 = g.patch
+            over = g.inner & ~g.inside
+            if over.any():
+                m |= over & (d - tpl.ink[pv0:pv1, pu0:pu1] > OVER_PRINT)
             ys, xs = np.nonzero(m)
             band = max(5.0, 1.2 * stroke_width(m) + 2.0)
             line = line_fraction(ys, xs, band) if executed else None
-        mk = classify(f, executed, line, cal.ink_level)
+        mk = classify(f, executed, line, cal)
         if line is not None:
             mk.features["line"] = round(line[0], 3)
+            mk.features["line2"] = round(line[1], 3)
         if mk.why.startswith("faint"):
             faint.append(rid)
         marks[rid] = mk

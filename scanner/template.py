@@ -24,6 +24,7 @@ from starsheets.errors import MissingDependencyError
 
 PRINTED_INK = 0.12  # template darkness above this is printer's ink
 PRINTED_GROW_MM = 0.25  # printed ink is masked this much wider than drawn
+CLEAR_MM = 0.3  # faint ink counts only this much further from printed text (blur halos)
 MARGIN_MM = 0.6  # context kept around a box to align it on its outline
 NEIGHBOURS_MM = 25.0  # a box's alignment is checked against the boxes this close
 HALO_MM = (0.45, 1.8)  # the band around a box where a cancelling scribble overshoots
@@ -38,7 +39,9 @@ class RegionGeom:
     patch: tuple[int, int, int, int]  # the box with MARGIN_MM of context
     inside: np.ndarray  # bool, patch-shaped: the box's inside, printed ink excluded
     centre: np.ndarray  # bool, patch-shaped: the middle 60% of the inside
-    printed: np.ndarray  # bool, patch-shaped: printed ink (grown) inside the box
+    printed: np.ndarray  # bool, patch-shaped: printed ink (grown), outline included
+    clear: np.ndarray  # bool, patch-shaped: the inside, further still from printed ink
+    inner: np.ndarray  # bool, patch-shaped: the inside, printed text included
     cells: tuple[tuple[int, int, int, int], ...] = ()  # digits: each cell's outer edge
     halo: tuple[int, int, int, int] = (0, 0, 0, 0)  # bounds of the band around the box
     halo_mask: np.ndarray | None = None  # bool: that band, less printed ink, other boxes
@@ -106,8 +109,11 @@ def _geom(region: Region, gray: np.ndarray, printed_all: np.ndarray, page_h: flo
         iw, ih = (u1f - u0f) - 2 * line, (v1f - v0f) - 2 * line
         cu, cv = (u0f + u1f) / 2, (v0f + v1f) / 2
         centre = (np.abs(uu - cu) < 0.3 * iw) & (np.abs(vv - cv) < 0.3 * ih)
-    printed = printed_all[pv0:pv1, pu0:pu1] & inner
-    inside = inner & ~printed_all[pv0:pv1, pu0:pu1]
+    printed = printed_all[pv0:pv1, pu0:pu1]
+    inside = inner & ~printed
+    far = max(1, round(CLEAR_MM / 25.4 * 72 * s))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * far + 1, 2 * far + 1))
+    clear = inside & ~(cv2.dilate((printed & inner).astype(np.uint8), kernel) > 0)
     cells = tuple(tuple(round(v) for v in _px(c, page_h, s)) for c in region.cells)
     halo, halo_mask = ((0, 0, 0, 0), None)
     if region.kind in ("checkbox", "bubble"):
@@ -121,7 +127,7 @@ def _geom(region: Region, gray: np.ndarray, printed_all: np.ndarray, page_h: flo
     ring &= tg > 200  # paper (plain or tinted), not printed ink
     tone = float(np.median(tg[ring])) if ring.sum() >= 12 else 255.0
     return RegionGeom(region, box, (pu0, pv0, pu1, pv1), inside, centre & inside, printed,
-                      cells, halo, halo_mask, ring if ring.sum() >= 12 else None,  # type: ignore[arg-type]
+                      clear, inner, cells, halo, halo_mask, ring if ring.sum() >= 12 else None,  # type: ignore[arg-type]
                       tone)
 
 

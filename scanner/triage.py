@@ -55,6 +55,8 @@ class FormPage:
     kind: str
     edition: str
     values: dict[str, str | int | None]
+    code: str = ""
+    paper: str = "letter"
 
 
 @dataclass
@@ -235,12 +237,13 @@ def _pdf_pages(path: str, data: bytes) -> Iterator[PageImage | FormPage | PageEr
         from starsheets.errors import NotASheetError
 
         try:
-            manifest_of(reader)
-        except NotASheetError:
+            attached = manifest_of(reader)
+        except (NotASheetError, ValueError):
             pass  # a form, but not ours: read its pages as a scan
         else:
             kind, edition, values = read_fillable(path)
-            yield FormPage(path, kind, edition, values)
+            yield FormPage(path, kind, edition, values, str(attached.get("code", "")),
+                           str(attached.get("paper", "letter")))
             return
     if count > MAX_PDF_PAGES:
         raise InputFileError(f"{path} has {count} pages, over the {MAX_PDF_PAGES}-page limit",

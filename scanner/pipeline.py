@@ -1,0 +1,273 @@
+"""The scan pipeline, stage by stage (each stage timed):
+
+    triage -> locate -> identify -> rectify -> marks -> ocr -> state -> validate/score
+
+`scan_file(path)` returns one SheetResult per page or form found in the file; a page
+that fails becomes a SheetResult carrying its error, so one bad page or file never stops
+a batch. Nothing here writes files (see scanner.report and scanner.overlay).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from scanner import fields as fieldreader
+from scanner.identify import identify
+from scanner.locate import locate
+from scanner.marks import CANCELLED, CHECKED, EMPTY, REVIEW, SLASHED, Mark, read_marks
+from scanner.ocr import engine
+from scanner.rectify import fit, require_markers, warp
+from scanner.template import blank
+from scanner.triage import FormPage, PageError, PageImage, pages
+from starsheets.errors import InputFileError, NotASheetError, StarsheetsError
+
+WORKING_DPI = 200.0  # the rectified canvas: a 3.5 mm box is 28 px
+MIN_DPI = 60.0  # a sheet smaller than this in the photo is refused
+LOW_DPI = 110.0  # below this, a warning: marks may go to review
+READABLE_KINDS = ("opial-career",)
+
+
+@dataclass
+class SheetResult:
+    """What one page of one input gave: a read sheet, or the error that stopped it."""
+
+    source: str
+    kind: str = ""
+    edition: str = ""
+    code: str = ""
+    marks: dict[str, Mark] = field(default_factory=dict)
+    state: Any = None  # game.opial.state.CareerState
+    findings: list[dict[str, Any]] = field(default_factory=list)
+    score: Any = None  # game.opial.scoring.Score
+    ocr: dict[str, Any] = field(default_factory=dict)
+    review: list[str] = field(default_factory=list)
+    timing: dict[str, float] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    checks: list[str] = field(default_factory=list)  # written score vs computed
+    error: StarsheetsError | None = None
+    canvas: np.ndarray | None = None  # the rectified sheet (for the overlay)
+    manifest: Any = None
+    from_form: bool = False
+
+
+class _Timer:
+    def __init__(self, timing: dict[str, float]) -> None:
+        self.timing = timing
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.timing[name] = round(self.timing.get(name, 0.0)
+                                      + (time.perf_counter() - t0) * 1000, 1)
+
+
+def _check_kind(kind: str, source: str) -> None:
+    if kind not in READABLE_KINDS:
+        raise NotASheetError(f"{source}: a '{kind}' sheet, which the scanner does not read",
+                             f"Scan a sheet of kind {', '.join(READABLE_KINDS)}.")
+
+
+def scan_page(page: PageImage, ocr: bool = True) -> SheetResult:
+    """Read one page image; errors are raised (the caller records them)."""
+    from sheets.render import layout_for_code
+
+    res = SheetResult(page.source)
+    t = _Timer(res.timing)
+    if page.decode_ms:
+        res.timing["decode"] = round(page.decode_ms, 1)
+    gray = page.gray
+    with t.stage("locate"):
+        loc = locate(gray)
+    if len(loc.corners) < 3 and loc.others:
+        raise NotASheetError(f"{page.source}: ArUco markers found, but not a starsheets sheet's",
+                             "Scan a sheet printed by `starsheets print`.")
+    require_markers(loc.corners, page.source)
+    with t.stage("identify"):
+        ident = identify(gray, loc.corners, page.source)
+        manifest = layout_for_code(ident.code)
+    _check_kind(manifest.kind, page.source)
+    res.kind, res.edition, res.code, res.manifest = (manifest.kind, manifest.edition,
+                                                     manifest.code, manifest)
+    with t.stage("rectify"):
+        f = fit(loc.corners, manifest.fiducials, manifest.page_size)
+        if f.rms_mm > 2.5:
+            raise NotASheetError(f"{page.source}: the corner markers do not lie on one flat "
+                                 f"sheet (off by {f.rms_mm:.1f} mm)",
+                                 "Photograph the sheet flat on a table.")
+        if f.dpi < MIN_DPI:
+            raise InputFileError(f"{page.source}: the sheet is too small in the image "
+                                 f"({f.dpi:.0f} pixels per inch)",
+                                 "Photograph the sheet closer (it should fill the frame).")
+        canvas = warp(gray, f, manifest.page_size, WORKING_DPI)
+    if loc.missing:
+        res.warnings.append(f"corner marker missing: {', '.join(loc.missing)} (read from the "
+                            "other three)")
+    if f.rms_mm > 0.8:
+        res.warnings.append(f"the sheet is not flat (markers off by {f.rms_mm:.1f} mm): "
+                            "check the marks flagged for review")
+    if f.dpi < LOW_DPI:
+        res.warnings.append(f"low resolution on the sheet ({f.dpi:.0f} dpi): more marks may "
+                            "need review")
+    with t.stage("template"):
+        tpl = blank(manifest, WORKING_DPI)
+    with t.stage("marks"):
+        reading = read_marks(canvas, tpl)
+    res.marks = reading.marks
+    if reading.faint:
+        res.warnings.append(f"{len(reading.faint)} faint mark(s) (pencil?) read as marked: "
+                            + ", ".join(reading.faint[:8]) + ("..." if len(reading.faint) > 8
+                                                                else ""))
+    values: dict[str, str | int | None] = {}
+    if ocr:
+        eng = engine()
+        with t.stage("ocr"):
+            if eng.available:
+                geoms = tpl.by_id()
+                for rid, d in reading.darkness.items():
+                    g = geoms[rid]
+                    fld = (fieldreader.read_digits(d, g, reading.calibration, eng)
+                           if g.region.kind == "digits"
+                           else fieldreader.read_text(d, g, reading.calibration, eng))
+                    res.ocr[rid] = fld.to_dict()
+                    if fld.value is not None and fld.confidence >= fieldreader.OCR_TRUST:
+                        values[rid] = fld.value
+            else:
+                res.ocr = {"skipped": eng.reason}
+                res.warnings.append(f"OCR skipped: {eng.reason}; marks were read")
+    else:
+        res.ocr = {"skipped": "OCR turned off"}
+    res.canvas = canvas
+    with t.stage("score"):
+        _finish(res, values)
+    return res
+
+
+def _bubble_groups(res: SheetResult) -> None:
+    """One choice per bubble group; several marked: review (the inkiest is likely)."""
+    groups: dict[str, list[str]] = {}
+    for reg in res.manifest.regions:
+        if reg.kind == "bubble":
+            groups.setdefault(reg.group, []).append(reg.id)
+    for group, ids in groups.items():
+        marked = [i for i in ids if res.marks[i].likely in (CHECKED, SLASHED)]
+        if len(marked) > 1:
+            best = max(marked, key=lambda i: res.marks[i].features.get("ink", 0.0))
+            for i in marked:
+                m = res.marks[i]
+                res.marks[i] = Mark(REVIEW, min(m.confidence, 0.4),
+                                    CHECKED if i == best else EMPTY,
+                                    f"several {group} options marked", m.features)
+        elif not marked:
+            res.warnings.append(f"no {group} option marked: the default is assumed")
+
+
+def _finish(res: SheetResult, written: dict[str, str | int | None]) -> None:
+    """Marks -> career state -> validation, score and the written-score check."""
+    from game.opial.marks import marks_to_state
+    from game.opial.rules import load_rules
+    from game.opial.scoring import score
+
+    rules = load_rules(res.edition)
+    if not res.from_form:
+        _bubble_groups(res)
+    values: dict[str, str | int | None] = {rid: (m.likely if m.state == REVIEW else m.state)
+                                           for rid, m in res.marks.items()}
+    values.update(written)
+    res.review = [rid for rid, m in res.marks.items() if m.state == REVIEW]
+    res.state = marks_to_state(values, rules)
+    res.score = score(res.state, rules)
+    res.findings = validate_state(res.state, rules, res.warnings)
+    res.checks = written_checks(res.score, written)
+
+
+def validate_state(state: Any, rules: Any, warnings: list[str]) -> list[dict[str, Any]]:
+    """INTEGRATION POINT: game.opial.validate.validate(state, rules) -> findings.
+
+    Findings are turned into JSON-ready dicts (objects with to_dict(), dataclasses,
+    mappings or plain strings). Until the validator exists the scan still scores the
+    sheet and says validation was skipped."""
+    try:
+        from game.opial.validate import validate  # type: ignore[import-not-found]
+    except ImportError:
+        warnings.append("validation skipped: game.opial.validate is not available")
+        return []
+    out: list[dict[str, Any]] = []
+    for f in validate(state, rules):
+        if hasattr(f, "to_dict"):
+            out.append(dict(f.to_dict()))
+        elif hasattr(f, "__dataclass_fields__"):
+            from dataclasses import asdict
+
+            out.append(asdict(f))
+        elif isinstance(f, dict):
+            out.append(dict(f))
+        else:
+            out.append({"message": str(f)})
+    return out
+
+
+LINE_NAMES = {"tours_bonus": "Tours bonus", "final_promotion": "Final promotion",
+              "rank_bonus": "Rank bonus", "missions": "Missions", "skills": "Skills",
+              "medals": "Medals", "total": "Grand total"}
+
+
+def written_checks(sc: Any, written: dict[str, str | int | None]) -> list[str]:
+    """Compare the score lines the player wrote (read with confidence) with the sheet's."""
+    out = []
+    for line in sc.lines:
+        v = written.get(f"score.{line.key}")
+        if isinstance(v, int) and v != line.points:
+            diff = v - line.points
+            name = LINE_NAMES.get(line.key, line.label)
+            out.append(f"you wrote {v}; the sheet scores {line.points} — {name} line is off "
+                       f"by {abs(diff)}")
+    return out
+
+
+def form_result(form: FormPage) -> SheetResult:
+    """A fillable PDF: its fields are the marks (confidence 1)."""
+    from sheets.render import layout
+
+    res = SheetResult(form.source, form.kind, form.edition, form.code, from_form=True)
+    t0 = time.perf_counter()
+    _check_kind(form.kind, form.source)
+    res.manifest = layout(form.kind, form.edition, form.paper)
+    written: dict[str, str | int | None] = {}
+    for rid, v in form.values.items():
+        if v in (CHECKED, SLASHED, EMPTY, CANCELLED):
+            res.marks[rid] = Mark(str(v), 1.0, str(v))
+        elif v is not None:
+            written[rid] = v
+            res.ocr[rid] = {"text": str(v), "value": v, "confidence": 1.0, "from": "form field"}
+    res.timing["form"] = round((time.perf_counter() - t0) * 1000, 1)
+    _finish(res, written)
+    return res
+
+
+def scan_file(path: str, ocr: bool = True) -> list[SheetResult]:
+    """Every sheet in one input file; failures are results with `error` set."""
+    out: list[SheetResult] = []
+    try:
+        for item in pages(path):
+            if isinstance(item, PageError):
+                out.append(SheetResult(item.source, error=item.error))
+                continue
+            try:
+                if isinstance(item, FormPage):
+                    out.append(form_result(item))
+                else:
+                    out.append(scan_page(item, ocr))
+            except StarsheetsError as e:
+                out.append(SheetResult(item.source, error=e))
+    except StarsheetsError as e:
+        out.append(SheetResult(path, error=e))
+    return out
