@@ -21,3 +21,10 @@ COMMANDS.extend(SHEET_COMMANDS)
 from starsheets.commands.career import CAREER_COMMANDS  # noqa: E402
 
 COMMANDS.extend(CAREER_COMMANDS)
+import starsheets.commands.odds_opial  # noqa: E402, F401  (adds `odds opial`)
+from starsheets.commands.demo import demo as demo_command  # noqa: E402
+
+COMMANDS.append(demo_command)
+from starsheets.commands.scan import scan as scan_command  # noqa: E402
+
+COMMANDS.append(scan_command)

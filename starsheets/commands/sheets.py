@@ -11,7 +11,9 @@ import click
 from starsheets.errors import StateFormatError, UsageError
 from starsheets.io import dump_json, load_data_file, write_bytes, write_text
 
-PAPER_HELP = "Paper size: letter or a4 (default letter)."
+PAPER_HELP = ("Paper size: letter or a4 (default letter); the Spacer forms also "
+              "half-letter and a5.")
+BOOKLET_KIND = "spacer-booklet"
 EDITION_HELP = "Rules edition: later (default) or earlier."
 
 
@@ -36,19 +38,42 @@ def _write_pdf(data: bytes, output: str) -> None:
 @click.option("-o", "--output", default=None, metavar="FILE",
               help="Where to write the PDF ('-' for stdout); default "
                    "<sheet>-<edition>-<paper>[-fillable].pdf in the current directory.")
+@click.option("--sheet", "booklet_sheet", type=click.Choice(["letter", "a4"]), default=None,
+              help="spacer-booklet only: the paper the booklet is printed on (default "
+                   "letter).")
 def print_sheet(sheet: str, paper: str, edition: str | None, fillable: bool,
-                output: str | None) -> None:
-    """Print a blank SHEET (career) as a PDF, with fiducials, QR code and layout manifest."""
+                output: str | None, booklet_sheet: str | None) -> None:
+    """Print a blank SHEET as a PDF, with fiducials, QR code and layout manifest.
+
+    SHEET: career; setting, character, reference-card (the Spacer forms); or
+    spacer-booklet (the three Spacer forms at half-letter, imposed as a saddle-stitched
+    booklet on --sheet letter or a4)."""
     from sheets import get_kind, render
 
+    if sheet.strip().lower() == BOOKLET_KIND:
+        _print_spacer_booklet(output, booklet_sheet or "letter")
+        return
+    if booklet_sheet is not None:
+        raise UsageError("--sheet is for `print spacer-booklet` only",
+                         "Use --paper to choose the paper of a sheet.")
     kind = get_kind(sheet)
     result = render(kind.id, edition, paper, fillable=fillable)
     if result.overflows:
         _note(f"warning: {len(result.overflows)} text(s) squeezed: {result.overflows[0]}")
     m = result.manifest
     name = kind.aliases[0] if kind.aliases else kind.id
-    default = f"{name}-{m.edition}-{m.paper}{'-fillable' if fillable else ''}.pdf"
+    ed = f"-{m.edition}" if len(kind.editions) > 1 else ""
+    default = f"{name}{ed}-{m.paper}{'-fillable' if fillable else ''}.pdf"
     _write_pdf(result.pdf, output or default)
+
+
+def _print_spacer_booklet(output: str | None, sheet: str) -> None:
+    from sheets.spacer_booklet import spacer_booklet_pdf
+
+    data, pages = spacer_booklet_pdf(sheet)
+    _write_pdf(data, output or f"spacer-booklet-{sheet}.pdf")
+    _note(f"{pages} booklet pages on {pages // 4} sheet(s) of {sheet}: print duplex, flip "
+          "on the short edge, fold and staple")
 
 
 @click.command("layout")
@@ -84,14 +109,29 @@ def layout_command(sheet: str, paper: str, edition: str | None, as_json: bool) -
               help="Seed of the pen's variations (same seed, same sheet).")
 @click.option("--paper", default="letter", show_default=True, help=PAPER_HELP)
 def fill_command(state_file: Path, output: str, style: str, seed: int, paper: str) -> None:
-    """Draw a career STATE (JSON or YAML) onto its sheet as a player would mark it."""
+    """Draw a file onto its sheet as a player would mark it: an OPIAL career STATE, a
+    Spacer character or a Spacer setting (JSON or YAML; the file's content decides)."""
     from game.opial.rules import load_rules
     from game.opial.state import CareerState
-    from sheets import get_kind, get_paper
+    from sheets import PAPERS, get_kind, get_paper
     from sheets.fill import KIND, fill_pdf
+    from sheets.spacer_fill import spacer_file_kind
 
-    get_paper(paper, get_kind(KIND).papers)
-    state = CareerState.from_dict(load_data_file(state_file), str(state_file))
+    try:
+        get_paper(paper, get_kind(KIND).papers)
+        paper_error = None
+    except UsageError as e:
+        if paper.strip().lower() not in PAPERS:
+            raise
+        paper_error = e  # a paper only the Spacer forms have: decided once the file is read
+    data = load_data_file(state_file)
+    spacer = spacer_file_kind(data)
+    if spacer is not None:
+        _fill_spacer(spacer, data, state_file, output, style, seed, paper)
+        return
+    if paper_error is not None:
+        raise paper_error
+    state = CareerState.from_dict(data, str(state_file))
     rules = load_rules(state.edition)
     try:
         data = fill_pdf(state, rules, paper, style, seed)
@@ -101,17 +141,58 @@ def fill_command(state_file: Path, output: str, style: str, seed: int, paper: st
     _write_pdf(data, output)
 
 
+def _fill_spacer(what: str, data: object, path: Path, output: str, style: str, seed: int,
+                 paper: str) -> None:
+    """`fill` for a Spacer character or setting file."""
+    from game.spacer.character import Character
+    from game.spacer.setting import Setting
+    from sheets import get_kind, get_paper
+    from sheets.spacer_fill import (
+        CHARACTER_KIND,
+        SETTING_KIND,
+        fill_character_pdf,
+        fill_setting_pdf,
+    )
+
+    kind = CHARACTER_KIND if what == "character" else SETTING_KIND
+    p = get_paper(paper, get_kind(kind).papers).name
+    try:
+        if what == "character":
+            pdf = fill_character_pdf(Character.from_dict(data, str(path)),  # type: ignore[arg-type]
+                                     p, style, seed)
+        else:
+            pdf = fill_setting_pdf(Setting.from_dict(data, str(path)),  # type: ignore[arg-type]
+                                   p, style, seed)
+    except ValueError as e:
+        raise StateFormatError(f"{path}: {e}: it does not fit on the {what} form",
+                               "See docs/character.md for the Spacer file formats.") from None
+    _write_pdf(pdf, output)
+
+
 @click.command("read-form")
 @click.argument("form", metavar="FORM.pdf", type=click.Path(path_type=Path))
 @click.option("-o", "--output", default=None, metavar="FILE",
               help="Write the career state here instead of stdout.")
 def read_form(form: Path, output: str | None) -> None:
-    """Turn a filled fillable career PDF (from `print --fillable`) into a career state."""
+    """Turn a filled fillable PDF (from `print --fillable`) into its file: a career
+    state, or a Spacer character or setting."""
     from game.opial.marks import marks_to_state
     from game.opial.rules import load_rules
     from sheets.fillable import read_fillable
 
     kind, edition, values = read_fillable(form)
+    if kind in ("spacer-character", "spacer-setting"):
+        from game.spacer.marks import marks_to_character, marks_to_setting
+
+        got = (marks_to_character(values) if kind == "spacer-character"
+               else marks_to_setting(values))
+        text = dump_json(got.to_dict())
+        if output:
+            write_text(output, text)
+            _note(f"wrote {output}")
+        else:
+            click.echo(text, nl=False)
+        return
     if kind != "opial-career":
         raise UsageError(f"{form} is a {kind} form, not a career page",
                          "Give a form printed with `starsheets print career --fillable`.")

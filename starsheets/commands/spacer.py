@@ -13,22 +13,25 @@ from typing import Any
 import click
 import yaml
 
+from game.spacer import readers
 from game.spacer.character import Character
 from game.spacer.creation import CharacterReport, validate_character
 from game.spacer.findings import ERROR, READINGS, WARNING, Finding, plural
 from game.spacer.generate import generate
 from game.spacer.setting import Setting, validate_setting
 from starsheets.errors import ExitCode
-from starsheets.io import dump_json, load_data_file, write_text
+from starsheets.io import dump_json, write_text
 
 
 def load_character(path: str) -> Character:
-    """Read and schema-check a character file (JSON or YAML)."""
-    return Character.from_dict(load_data_file(path, "character file"), source=path)
+    """Read and schema-check a character file (JSON or YAML), or read a filled fillable
+    Character Form (PDF)."""
+    return readers.load_character(path)
 
 
 def load_setting(path: str) -> Setting:
-    return Setting.from_dict(load_data_file(path, "setting file"), source=path)
+    """Read a setting file (JSON or YAML), or a filled fillable Setting Form (PDF)."""
+    return readers.load_setting(path)
 
 
 def _readings(findings: tuple[Finding, ...]) -> dict[str, str]:
