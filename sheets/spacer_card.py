@@ -235,11 +235,6 @@ def gear_groups(data: SpacerData) -> list[tuple[float, list[GearItem]]]:
     return [(c, [it for it in data.items if it.cost == c]) for c in costs]
 
 
-def points_title(cost: float) -> str:
-    s = "½" if cost == 0.5 else f"{cost:g}"
-    return f"{s} point item" + ("" if cost <= 1 else "s") if cost != 0.5 else f"{s} point items"
-
-
 def draw_gear(sheet: Sheet, data: SpacerData, p: Page, top: float) -> float:
     y = section(sheet, p.x, top, p.width, "Gear: points and mass",
                 "(n) = armour · kg per item")

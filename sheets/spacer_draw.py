@@ -33,7 +33,6 @@ from sheets.draw import (
     RULE_LINE,
     Sheet,
     band,
-    bubble,
     checkbox,
     digit_cells,
     hline,
@@ -225,12 +224,26 @@ def rule_row(sheet: Sheet, x: float, width: float, y: float) -> None:
 
 
 # --- mark primitives -------------------------------------------------------------------------
+def _radio_field(sheet: Sheet, group: str, value: str, r: Rect) -> None:
+    """The radio button of a bubble, as sheets.fillable.FormBuilder.radio makes it but
+    with a filled disc that sits in the middle of the bubble. ReportLab draws the disc of
+    its circle-on-circle style for a 20 pt button only (smaller buttons get a small dot
+    near the corner); its circle style on a borderless square widget is centred at any
+    size."""
+    assert sheet.form is not None
+    x, y, w, h = r
+    kw = sheet.form._common(f"{group}.{value}")  # registers the name, shared settings
+    kw["name"] = group
+    kw["fieldFlags"] = "radio"
+    sheet.form.af.radio(value=value, selected=False, x=x, y=y, size=min(w, h),
+                        buttonStyle="circle", shape="square", **kw)
+
+
 def number_bubble(sheet: Sheet, region_id: str, group: str, value: str, cx: float, cy: float,
                   d: float, printed: str = "") -> Rect:
-    """A bubble of radio `group` with `printed` (its number) inside in a light ink that a
-    reader must not take for a mark (recorded as the region's `printed`)."""
-    if not printed:
-        return bubble(sheet, region_id, group, value, cx, cy, d)
+    """A round bubble of radio `group` (region id `<group>.<value>`), with `printed` (its
+    number) inside in a light ink that a reader must not take for a mark (recorded as
+    the region's `printed`)."""
     if d < MIN_BOX - 1e-6:
         raise ValueError(f"{region_id}: bubble {d:.2f} pt is below {MIN_BOX:.2f} pt")
     c = sheet.c
@@ -240,12 +253,20 @@ def number_bubble(sheet: Sheet, region_id: str, group: str, value: str, cx: floa
     c.setLineWidth(BOX_LINE)
     c.circle(cx, cy, d / 2 - BOX_LINE / 2, stroke=1, fill=1)
     c.restoreState()
-    text_mid(sheet, cx, cy, printed, MIN_TEXT, fonts.REGULAR, PRINTED, "centre", width=d - 1.6)
+    if printed:
+        text_mid(sheet, cx, cy, printed, MIN_TEXT, fonts.REGULAR, PRINTED, "centre",
+                 width=d - 1.6)
     r = rect(cx - d / 2, cy - d / 2, d, d)
     sheet.rec.region(region_id, "bubble", r, group, printed=printed)
     if sheet.form is not None:
-        sheet.form.radio(group, value, r)
+        _radio_field(sheet, group, value, r)
     return r
+
+
+def bubble(sheet: Sheet, region_id: str, group: str, value: str, cx: float, cy: float,
+           d: float) -> Rect:
+    """A plain bubble of radio `group` (sheets.draw.bubble, with a centred form disc)."""
+    return number_bubble(sheet, region_id, group, value, cx, cy, d)
 
 
 def bubble_row(sheet: Sheet, group: str, values: Sequence[int | str], x: float, y_mid: float,

@@ -20,12 +20,13 @@ from dataclasses import dataclass
 from game.spacer.data import SettingGroup, SpacerData, load_data
 from game.spacer.marks import slug
 from sheets import fonts
-from sheets.draw import ACCENT, MIN_TEXT, MUTED, TINT, Sheet, bubble, fill_rect, text
+from sheets.draw import ACCENT, MIN_TEXT, MUTED, TINT, Sheet, fill_rect, text
 from sheets.registry import SheetKind, register
 from sheets.spacer_draw import (
     GAP,
     HEAD,
     Geo,
+    bubble,
     caption,
     footer,
     geo,

@@ -272,10 +272,24 @@ def parse_gear_line(text: str | None, data: SpacerData | None = None) -> list[Ge
     return out
 
 
-def pack_gear(entries: Iterable[GearEntry], lines: int) -> list[str]:
-    """Entries written on `lines` lines: one a line while they fit, else neighbours
-    share a line (the shortest pair first). Always `lines` strings ('' = blank line)."""
-    groups = [[e] for e in entries]
+def pack_gear(entries: Iterable[GearEntry], lines: int,
+              data: SpacerData | None = None) -> list[str]:
+    """Entries written on `lines` lines the way the form counts them, a point a line:
+    items share a line while their cost adds up to one point ('Data Slate; Pocket knife');
+    if that needs more lines than there are, the neighbours with the shortest text share.
+    Always `lines` strings ('' = a blank line)."""
+    data = data or load_data()
+    groups: list[list[GearEntry]] = []
+    used = 1.0
+    for e in entries:
+        item = data.find_item(e.item)
+        cost = (item.cost if item else e.cost if e.cost is not None else 1.0) * e.count
+        if groups and used + cost <= 1.0 + 1e-9:
+            groups[-1].append(e)
+            used += cost
+        else:
+            groups.append([e])
+            used = cost
     while len(groups) > lines:
         lengths = [len(format_gear_line(a + b)) for a, b in itertools.pairwise(groups)]
         i = lengths.index(min(lengths))
@@ -441,9 +455,9 @@ def _departments_to_marks(data: SpacerData, ch: Character, marks: Marks) -> None
 
 
 def _gear_to_marks(data: SpacerData, gear: Gear, marks: Marks) -> None:
-    for k, text in enumerate(pack_gear(gear.personal, data.personal_points), start=1):
+    for k, text in enumerate(pack_gear(gear.personal, data.personal_points, data), start=1):
         marks[f"gear.personal.{k}"] = text or None
-    for k, text in enumerate(pack_gear(gear.issue, ISSUE_LINES)):
+    for k, text in enumerate(pack_gear(gear.issue, ISSUE_LINES, data)):
         marks[f"gear.issue.{k}"] = text or None
     for e in gear.free:
         item = data.find_free_item(e.item)
