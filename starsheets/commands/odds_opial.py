@@ -68,7 +68,9 @@ def opial(mission: str, rank: str, skills: tuple[str, ...], edition: str | None,
         click.echo(io.dump_json(out), nl=False)
         return ExitCode.OK
     need = ", ".join(r.label() for r in m.roll)
-    click.echo(f"{m.name} as {rk.name} ({rk.pool}{'+' + str(sum(pool) - len(rk.pool)) if sum(pool) > len(rk.pool) else ''} dice), needs {need}")
+    extra = sum(pool) - len(rk.pool)
+    click.echo(f"{m.name} as {rk.name} ({rk.pool}{f' +{extra}' if extra else ''} dice), "
+               f"needs {need}")
     click.echo(f"  mission roll succeeds  {100 * p:7.3f}%")
     if medal is not None:
         auto = " (a success awards one automatically)" if m.medal.automatic else ""
