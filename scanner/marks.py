@@ -70,6 +70,7 @@ class Calibration:
     t_ink: float  # pixel threshold for ink
     t_faint: float  # pixel threshold for faint ink (pencil)
     ink_level: float = 0.0  # typical darkness of a mark on this sheet
+    t_clear: float = 0.0  # faint ink in a box with printed text (above its blur halo)
 
 
 @dataclass
@@ -225,7 +226,8 @@ def features(d: np.ndarray, g: RegionGeom, cal: Calibration, printed_ink: np.nda
     clear = d[g.clear]  # faint ink is only believed away from printed text's blur halo
     n_faint = float(n_ink)
     if clear.size >= 12:
-        n_faint = max(n_faint, int(np.count_nonzero(clear > cal.t_faint)) * n / clear.size)
+        t = max(cal.t_faint, cal.t_clear) if g.region.printed else cal.t_faint
+        n_faint = max(n_faint, int(np.count_nonzero(clear > t)) * n / clear.size)
     c = d[g.centre]
     # a box whose middle is printed over (a number): any ink counts as crossing it
     centre = (float(np.count_nonzero(c > cal.t_faint)) / c.size if c.size >= max(12, 0.1 * n)
@@ -287,7 +289,7 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
             if state == REVIEW:
                 return Mark(REVIEW, 0.4, CHECKED, "faint mark: tick, cross or slash?", f)
             return Mark(state, 0.65, state, "faint mark", f)
-        likely = CHECKED if faint >= F_MARK else EMPTY
+        likely = CHECKED if ink >= F_MARK / 2 and faint >= F_MARK else EMPTY
         return Mark(REVIEW, 0.35, likely, "a little ink: a light mark, an erasure or a "
                     "stray?", f)
     if centre < F_CENTRE:
@@ -349,6 +351,12 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
         d, papers[rid] = darkness_patch(canvas, tpl, g, shifts[rid])
         (patches if g.region.kind in ("checkbox", "bubble") else other)[rid] = d
     cal = calibrate(patches, geoms)
+    # the blur halo of printed text: how dark the clear part of boxes with printed text
+    # gets on this sheet (most of them are empty); faint ink there must be darker
+    halos = [float(np.percentile(d[geoms[rid].clear], 95)) for rid, d in patches.items()
+             if geoms[rid].region.printed and geoms[rid].clear.sum() >= 12]
+    if len(halos) >= 5:
+        cal.t_clear = float(np.median(halos)) + 3 * cal.noise
     feats = {}
     for rid, d in patches.items():
         pu0, pv0, pu1, pv1 = geoms[rid].patch

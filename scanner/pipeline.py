@@ -138,8 +138,9 @@ def scan_page(page: PageImage, ocr: bool = True) -> SheetResult:
                            if g.region.kind == "digits"
                            else fieldreader.read_text(d, g, reading.calibration, eng))
                     res.ocr[rid] = fld.to_dict()
-                    if fld.value is not None and fld.confidence >= fieldreader.OCR_TRUST:
-                        values[rid] = fld.value
+                    if fld.value is not None and (fld.confidence >= fieldreader.OCR_TRUST
+                                                  or g.region.kind == "text"):
+                        values[rid] = fld.value  # a name is kept however it was read
             else:
                 res.ocr = {"skipped": eng.reason}
                 res.warnings.append(f"OCR skipped: {eng.reason}; marks were read")
@@ -186,6 +187,8 @@ def _finish(res: SheetResult, written: dict[str, str | int | None]) -> None:
     res.state = marks_to_state(values, rules)
     res.score = score(res.state, rules)
     res.findings = validate_state(res.state, rules, res.warnings)
+    if "skipped" in res.ocr:  # no name was read, which is not the same as none written
+        res.findings = [f for f in res.findings if f.get("code") != "no-name"]
     res.checks = written_checks(res.score, written)
 
 

@@ -1,0 +1,84 @@
+"""Reporting a scan: the JSON object of one sheet, the human summary, the exit code.
+
+JSON (one object per sheet found; `starsheets scan --json` prints an array of them):
+    source, kind, edition, code, marks {id: {state, confidence}}, state, findings,
+    score, ocr, review, timing, warnings   (+ error {message, exit_code} for a failure)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scanner.pipeline import SheetResult
+from starsheets.errors import ExitCode
+
+INFO_SEVERITIES = ("info", "note", "ok")
+
+
+def to_json(r: SheetResult) -> dict[str, Any]:
+    """The JSON-ready object for one sheet (or one failed input)."""
+    if r.error is not None:
+        return {"source": r.source, "error": {"message": r.error.one_line(),
+                                              "exit_code": int(r.error.exit_code)}}
+    marks = {rid: {"state": m.state, "confidence": round(m.confidence, 3)}
+             for rid, m in r.marks.items()}
+    for rid, m in r.marks.items():
+        if m.state == "review":
+            marks[rid]["likely"] = m.likely
+            marks[rid]["why"] = m.why
+    findings = list(r.findings)
+    return {
+        "source": r.source,
+        "kind": r.kind,
+        "edition": r.edition,
+        "code": r.code,
+        "marks": marks,
+        "state": r.state.to_dict() if r.state is not None else None,
+        "findings": findings,
+        "score": r.score.to_dict() if r.score is not None else None,
+        "ocr": r.ocr,
+        "review": list(r.review),
+        "timing": dict(r.timing),
+        "warnings": list(r.warnings),
+    }
+
+
+def _serious(findings: list[dict[str, Any]]) -> bool:
+    return any(str(f.get("severity", "warning")).lower() not in INFO_SEVERITIES
+               for f in findings)
+
+
+def exit_code(results: list[SheetResult]) -> ExitCode:
+    """OK if every sheet read cleanly; the first input error's code if any input failed;
+    else FINDINGS if anything needs a person (review marks, findings, a written score
+    that disagrees)."""
+    for r in results:
+        if r.error is not None:
+            return ExitCode(int(r.error.exit_code))
+    if any(r.review or r.checks or _serious(r.findings) for r in results):
+        return ExitCode.FINDINGS
+    return ExitCode.OK
+
+
+def summary(r: SheetResult) -> list[str]:
+    """A few lines for a person: what was read, the score, what to look at."""
+    if r.error is not None:
+        return [f"{r.source}: error: {r.error.one_line()}"]
+    name = r.state.name if r.state is not None and r.state.name else "(no name read)"
+    total = sum(r.timing.values())
+    lines = [f"{r.source}: {r.kind} ({r.edition}) — {name} — {len(r.marks)} boxes in "
+             f"{total:.0f} ms"]
+    if r.score is not None:
+        lines.append(f"  score {r.score.total} ({r.score.title}); rank {r.score.rank}")
+    if r.review:
+        lines.append(f"  please look at {len(r.review)} box(es): "
+                     + "; ".join(f"{rid} ({r.marks[rid].why})" for rid in r.review[:12])
+                     + (" ..." if len(r.review) > 12 else ""))
+    for c in r.checks:
+        lines.append(f"  {c}")
+    for f in r.findings:
+        if f.get("code") != "score-miscount":  # said above, in the player's words
+            lines.append(f"  {f.get('severity', 'finding')}: {f.get('message', f)}")
+    for w in r.warnings:
+        lines.append(f"  note: {w}")
+    return lines
