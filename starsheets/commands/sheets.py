@@ -70,10 +70,10 @@ def print_sheet(sheet: str, paper: str, edition: str | None, fillable: bool,
 def _print_spacer_booklet(output: str | None, sheet: str) -> None:
     from sheets.spacer_booklet import spacer_booklet_pdf
 
-    data, pages = spacer_booklet_pdf(sheet)
-    _write_pdf(data, output or f"spacer-booklet-{sheet}.pdf")
-    _note(f"{pages} booklet pages on {pages // 4} sheet(s) of {sheet}: print duplex, flip "
-          "on the short edge, fold and staple")
+    booklet = spacer_booklet_pdf(sheet)
+    _write_pdf(booklet.pdf, output or f"spacer-booklet-{sheet}.pdf")
+    _note(f"{booklet.pages} booklet pages on {booklet.sheets} sheet(s) of {sheet}: print "
+          "duplex, flip on the short edge, fold and staple")
 
 
 @click.command("layout")
