@@ -37,6 +37,7 @@ test-all: $(STAMP)
 	$(PY) -m pytest -m ''
 
 bench: $(STAMP)
+	$(PIP) install -q -e '.[bench]'
 	$(PY) bench/run_all.py
 
 clean:

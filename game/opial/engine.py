@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from game.opial.kernel import CHOICE_LEN, MAXD, feasible
+from game.opial.kernel import BUF_ROWS, CHOICE_LEN, MAXD, feasible
 
 RUNNING, DIED, COMPLETED, GRAND_ADMIRAL, NO_MISSIONS = 0, 1, 2, 3, 4
 END_NAMES = {DIED: "failed a survival roll", COMPLETED: "served every tour",
@@ -96,7 +96,8 @@ def _sort_asc(a: np.ndarray, n: int) -> None:
 def _mission_roll(rng: np.ndarray, pool: np.ndarray, req_t: np.ndarray, req_c: np.ndarray,
                   mods: np.ndarray, rerolls: int, events: np.ndarray, n_ev: np.ndarray,
                   dice_c: np.ndarray, dice_v: np.ndarray, buf: np.ndarray,
-                  choice: np.ndarray, assign: np.ndarray, used: np.ndarray) -> bool:
+                  choice: np.ndarray, assign: np.ndarray, used: np.ndarray,
+                  sorted_dice: np.ndarray) -> bool:
     """Roll the pool, re-roll with Computer (up to `rerolls`) while failing, and decide
     success; used[0] receives the re-rolls spent."""
     n = 0
@@ -110,15 +111,15 @@ def _mission_roll(rng: np.ndarray, pool: np.ndarray, req_t: np.ndarray, req_c: n
         for i in range(n):
             events[ev, 2 + i] = dice_c[i] * 10 + dice_v[i]
     # colours that can serve a requirement (any colour if a black one or Liaison)
-    useful = np.zeros(3, np.bool_)
+    useful_mask = 0
     for j in range(req_t.shape[0]):
         if req_c[j] == 3 or mods[6] > 0:
-            useful[:] = True
+            useful_mask = 7
         else:
-            useful[req_c[j]] = True
-    vb = np.empty(MAXD, np.int64)
-    vg = np.empty(MAXD, np.int64)
-    vr = np.empty(MAXD, np.int64)
+            useful_mask |= 1 << req_c[j]
+    vb = sorted_dice[0]
+    vg = sorted_dice[1]
+    vr = sorted_dice[2]
     left = rerolls
     while True:
         nb = ng = nr = 0
@@ -146,7 +147,7 @@ def _mission_roll(rng: np.ndarray, pool: np.ndarray, req_t: np.ndarray, req_c: n
         for i in range(n):
             v = dice_v[i]
             eff = max(v, 7 - v) if mods[4] > 0 and v == 1 else v
-            if useful[dice_c[i]] and eff < best_v:
+            if (useful_mask >> dice_c[i]) & 1 and eff < best_v:
                 best_v = eff
                 best = i
         if best < 0:
@@ -254,7 +255,8 @@ def _career(row: int, number: int, seed: np.uint64, cfg: np.ndarray, min_rank: n
     tm = o_tm[row]
     tours_max = cfg[CFG_TOURS]
     ga = cfg[CFG_GA]
-    buf = np.zeros((5, MAXD), np.int64)
+    buf = np.zeros((BUF_ROWS, MAXD), np.int64)
+    sorted_dice = np.zeros((3, MAXD), np.int64)
     choice = np.empty(CHOICE_LEN, np.int64)
     assign = np.empty(8, np.int64)
     dice_c = np.empty(MAXD, np.int64)
@@ -308,7 +310,7 @@ def _career(row: int, number: int, seed: np.uint64, cfg: np.ndarray, min_rank: n
         budget = skills[cfg[CFG_COMP]]
         keep = 1 if budget > 0 and survival[m] - skills[cfg[CFG_FIT]] > 1 else 0
         ok = _mission_roll(rng, pool, rt, rc, mods, budget - keep, events, n_ev,
-                           dice_c, dice_v, buf, choice, assign, used)
+                           dice_c, dice_v, buf, choice, assign, used, sorted_dice)
         budget -= used[0]
         ev = _log(events, n_ev, EV_RESULT, 1 if ok else 0, m)
         if ev >= 0 and ok:

@@ -31,6 +31,7 @@ CHOICE_LEN = 5
 
 
 MAXD = 16  # most dice a roll can have (10 + 3 extra, with room)
+BUF_ROWS = 6  # work rows: dice B, G, R; bucket; black requirements; colour mods + counts
 
 
 @njit(cache=True)
@@ -147,11 +148,17 @@ def feasible(vb: np.ndarray, vg: np.ndarray, vr: np.ndarray, req_t: np.ndarray,
              assign_out: np.ndarray, buf: np.ndarray) -> bool:
     """Whether dice vb/vg/vr (each ascending) make the roll (req_t sorted descending)
     with modifiers mods = [lead, eng(G), adm(B), gun(R), nav, strat, liaison].
-    buf: int64 work array of shape (5, MAXD)."""
+    buf: int64 work array of shape (BUF_ROWS, MAXD) (no allocation in the hot path)."""
     lead, eng, adm, gun, nav, strat, liaison = (mods[0], mods[1], mods[2], mods[3], mods[4],
                                                 mods[5], mods[6])
-    colour_mods = np.array([adm, eng, gun], np.int64)
-    counts = np.array([vb.shape[0], vg.shape[0], vr.shape[0]], np.int64)
+    colour_mods = buf[5, 0:3]
+    colour_mods[0] = adm
+    colour_mods[1] = eng
+    colour_mods[2] = gun
+    counts = buf[5, 3:6]
+    counts[0] = vb.shape[0]
+    counts[1] = vg.shape[0]
+    counts[2] = vr.shape[0]
     n = req_t.shape[0]
     if n > counts[0] + counts[1] + counts[2]:
         return False
@@ -196,7 +203,7 @@ def feasible_all(states_b: np.ndarray, states_g: np.ndarray, states_r: np.ndarra
     out = np.zeros(mb * mg * mr, np.bool_)
     choice = np.empty(CHOICE_LEN, np.int64)
     assign = np.empty(req_t.shape[0], np.int64)
-    buf = np.zeros((5, MAXD), np.int64)
+    buf = np.zeros((BUF_ROWS, MAXD), np.int64)
     for i in range(mb):
         for j in range(mg):
             for k in range(mr):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from game.opial.kernel import CHOICE_LEN, MAXD, feasible
+from game.opial.kernel import BUF_ROWS, CHOICE_LEN, MAXD, feasible
 from game.opial.odds import Mods, requirement_arrays
 
 NAMES = ("Blue", "Green", "Red")
@@ -49,7 +49,7 @@ def explain(dice: list[tuple[int, int]], requirements: tuple[tuple[int, str], ..
     t, c = requirement_arrays(requirements)
     choice = np.empty(CHOICE_LEN, np.int64)
     assign = np.empty(max(1, len(t)), np.int64)
-    buf = np.zeros((5, MAXD), np.int64)
+    buf = np.zeros((BUF_ROWS, MAXD), np.int64)
     if not feasible(arrs[0], arrs[1], arrs[2], t, c, mods.array(), choice, assign, buf):
         return None
     s_col, li = int(choice[0]), int(choice[4])
