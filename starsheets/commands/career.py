@@ -51,6 +51,22 @@ def _print_score(sc: Score) -> None:
     click.echo(f"\n{sc.title}: {sc.quip}")
 
 
+def _print_page(state: CareerState, rules: Rules) -> None:
+    """The page's boxes, compactly (what the player has ticked)."""
+    click.echo(f"Page of {state.name or 'an unnamed officer'}:")
+    click.echo(f"  tours checked {len(state.tours)}; missions per tour "
+               f"{' '.join(str(n) for n in state.tour_missions)}")
+    rank = rules.rank_for(state.promotion_points)
+    click.echo(f"  promotion track to box {state.promotion_points} ({rank.name})")
+    flown = [f"{rules.mission(k).name} {v}" for k, v in state.missions.items()]
+    click.echo(f"  executed (S success, F failed): {', '.join(flown) or 'none'}")
+    skills = [f"{rules.skill(k).name} {len(v)}" for k, v in state.skills.items()]
+    click.echo(f"  skills: {', '.join(skills) or 'none'}")
+    medals = [f"{rules.medal(k).name} {len(v)}" for k, v in state.medals.items()]
+    click.echo(f"  medals: {', '.join(medals) or 'none'}; discipline {len(state.discipline)}; "
+               f"clone uses {len(state.clone)}")
+
+
 def _print_findings(findings: list[Finding]) -> None:
     if not findings:
         click.echo("No findings: the page is consistent with the rules.")
@@ -145,6 +161,8 @@ def play_cmd(seed: int | None, edition: str | None, length: str, start: str, nam
     for line in narrate(events, rules, name):
         click.echo(line)
     click.echo("")
+    _print_page(state, rules)
+    click.echo("")
     _print_score(sc)
     if out:
         click.echo(f"\nState saved to {out}", err=True)
@@ -164,8 +182,12 @@ def _summary(inp: Any, res: Any, n: int) -> dict[str, Any]:
         titles[sc.title] += 1
     end = res.misc[:, 5]
     ga = end == GRAND_ADMIRAL
+    edges = list(range(-25, 276, 25))
+    hist, _ = np.histogram(np.clip(totals, edges[0], edges[-1] - 1), bins=edges)
     return {
         "careers": n,
+        "histogram": [{"from": int(a), "to": int(a) + 24, "share": float(h) / n}
+                      for a, h in zip(edges[:-1], hist, strict=True)],
         "total": {"mean": round(float(totals.mean()), 2), "min": int(totals.min()),
                   "p10": float(np.percentile(totals, 10)), "median": float(np.median(totals)),
                   "p90": float(np.percentile(totals, 90)), "max": int(totals.max())},
@@ -209,6 +231,11 @@ def simulate_cmd(n: int, seed: int, jobs: int | None, edition: str | None, lengt
                f"in {played:.2f} s")
     click.echo(f"Total: mean {t['mean']}, median {t['median']:.0f}, 10%-90% "
                f"{t['p10']:.0f}-{t['p90']:.0f}, range {t['min']}-{t['max']}")
+    click.echo("Totals:")
+    for b in summary["histogram"]:
+        if b["share"]:
+            click.echo(f"  {b['from']:>4} to {b['to']:>4} {100 * b['share']:6.2f}%  "
+                       f"{'#' * round(60 * b['share'])}")
     click.echo("Titles:")
     for name, share in summary["titles"].items():
         click.echo(f"  {name:<10} {100 * share:6.2f}%  {'#' * round(60 * share)}")
