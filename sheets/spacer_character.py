@@ -75,6 +75,7 @@ from sheets.spacer_draw import (
     footer,
     geo,
     label,
+    layout_width,
     line,
     round_check,
     section,
@@ -112,7 +113,8 @@ def draw_identity(sheet: Sheet, data: SpacerData, g: Geo, top: float) -> float:
         line(sheet, right, x + split, y - 6.5 - 1.5 - 7.5, w - split, 14.0, "identity")
         y -= ID_ROW
     mid = y - g.pitch / 2
-    lw = caption(sheet, x, mid - 2.3, "SPECIES") + 8
+    caption(sheet, x, mid - 2.3, "SPECIES")
+    lw = layout_width("SPECIES", MIN_TEXT, bold=True) + 8
     choice_row(sheet, "species", [(s.id, s.name) for s in data.species], x + lw, mid,
                w - lw, g.box)
     return y - g.pitch
@@ -216,16 +218,18 @@ def draw_standing(sheet: Sheet, data: SpacerData, g: Geo, top: float) -> float:
     choice_row(sheet, "service", [(s, s.capitalize()) for s in SERVICES], x + 40, mid,
                half - 44, g.box, gap=8)
     bx = x + half + 8
-    tw = label(sheet, bx, mid, "Rank titles", bold=True, width=50)
+    tw = layout_width("Rank titles", bold=True)
+    label(sheet, bx, mid, "Rank titles", bold=True, width=tw)
     choice_row(sheet, "branch", [(b, b.capitalize()) for b in data.rank_branches],
                bx + tw + 8, mid, x + w - bx - tw - 8, g.box, gap=8)
     y -= g.pitch
     mid = y - g.pitch / 2
     items = (("leadership", "Leadership"), ("issue_points", "Issue pts"),
              ("bonus_points", "Bonus pts"), ("bonus_spent", "Spent"))
-    iw = [fonts.width(t, fonts.BOLD, 7.0) + 6 + g.comb() for _r, t in items]
+    iw = [layout_width(t, bold=True) + 6 + g.comb() for _r, t in items]
     title_w = w - sum(iw) - 8 * len(items) - 4
-    tw = label(sheet, x + 3, mid, "Title", bold=True, width=30)
+    tw = layout_width("Title", bold=True)
+    label(sheet, x + 3, mid, "Title", bold=True, width=tw)
     line(sheet, "rank_title", x + tw + 8, mid, title_w - tw - 10, min(g.pitch - 1.5, 14.0),
          "written")
     ix = x + title_w + 8
@@ -379,7 +383,8 @@ def draw_block(sheet: Sheet, data: SpacerData, g: Geo, b: Block, x: float, w: fl
         tick_x = x + 2
         bubble(sheet, f"dept.current.{OTHER}", "dept.current", OTHER, tick_x + g.box / 2, mid,
                g.box)
-        ow = label(sheet, tick_x + g.box + 3, mid, "Other", bold=True, size=7.5)
+        ow = layout_width("Other", 7.5, bold=True)
+        label(sheet, tick_x + g.box + 3, mid, "Other", bold=True, size=7.5, width=ow)
         line(sheet, f"dept.{OTHER}.name", tick_x + g.box + ow + 6, mid,
              comb_x - tick_x - g.box - ow - 9, min(g.pitch - 1.5, 14.0), "department")
         comb(sheet, f"dept.{OTHER}.level", comb_x, mid, g, group="department")
@@ -487,9 +492,9 @@ def free_gear_items(data: SpacerData) -> list[tuple[str, str]]:
 
 def free_gear_rows(sheet: Sheet, data: SpacerData, g: Geo) -> list[list[tuple[str, str]]]:
     """The free items split into rows that fit the frame's width (one row on wide paper)."""
-    lead = fonts.width("Free gear", fonts.BOLD, 7.0) + 13
+    lead = layout_width("Free gear", bold=True) + 13
     items = free_gear_items(data)
-    widest = max(g.box + 3 + fonts.width(t, fonts.REGULAR, MIN_TEXT) + 6 for _r, t in items)
+    widest = max(g.box + 3 + layout_width(t, MIN_TEXT) + 6 for _r, t in items)
     per_row = max(1, min(len(items), int((g.width - lead) // widest)))
     return [items[k:k + per_row] for k in range(0, len(items), per_row)]
 
@@ -499,7 +504,9 @@ def draw_free_gear(sheet: Sheet, data: SpacerData, g: Geo, top: float) -> float:
     x, w = g.x, g.width
     rows = free_gear_rows(sheet, data, g)
     fill_rect(sheet, x, top - len(rows) * g.pitch, w, len(rows) * g.pitch, TINT)
-    lw = label(sheet, x + 3, top - g.pitch / 2, "Free gear", bold=True, color=ACCENT) + 10
+    lw = layout_width("Free gear", bold=True) + 13
+    label(sheet, x + 3, top - g.pitch / 2, "Free gear", bold=True, color=ACCENT,
+          width=lw - 13)
     cw = (w - lw) / len(rows[0])
     y = top
     for row in rows:
@@ -533,7 +540,7 @@ def draw_combat(sheet: Sheet, data: SpacerData, g: Geo, top: float) -> float:
              ("toughness", "Toughness", data.toughness.text(labels).replace(" ", "")),
              ("wound_penalty", "Wound penalty", "the wounds' penalties"),
              ("stun_pile", "Stun pile", "one stun an action"))
-    needs = [max(fonts.width(t, fonts.BOLD, 7.0), fonts.width(f, fonts.REGULAR, MIN_TEXT))
+    needs = [max(layout_width(t, bold=True), layout_width(f, MIN_TEXT))
              + g.comb() + 12 for _r, t, f in items]
     for (rid, title, formula), (ix, iw) in zip(items, spread(x, w, needs), strict=True):
         label(sheet, ix + 3, mid + 3.2, title, bold=True)
@@ -548,10 +555,11 @@ def draw_combat(sheet: Sheet, data: SpacerData, g: Geo, top: float) -> float:
     def name(wd: WoundKind) -> str:
         return f"{wd.name} −{wd.penalty}" if wd.penalty else wd.name
 
-    needs = [fonts.width(name(wd), fonts.BOLD, 7.0) + 6 + wd.capacity * step + 8
+    needs = [layout_width(name(wd), bold=True) + 6 + wd.capacity * step + 8
              for wd in data.wounds]
     for wd, (wx, _ww) in zip(data.wounds, spread(x, w, needs), strict=True):
-        nw = label(sheet, wx + 3, mid, name(wd), bold=True)
+        nw = layout_width(name(wd), bold=True)
+        label(sheet, wx + 3, mid, name(wd), bold=True, width=nw)
         bx = wx + 3 + nw + 4
         for j in range(1, wd.capacity + 1):
             tick(sheet, f"wound.{wd.id}.{j}", bx + (j - 1) * step, mid, g.box, f"wound.{wd.id}")

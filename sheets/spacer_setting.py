@@ -31,6 +31,7 @@ from sheets.spacer_draw import (
     footer,
     geo,
     label,
+    layout_width,
     legend,
     line,
     section,
@@ -62,13 +63,15 @@ def cells(g: SettingGroup) -> list[Cell]:
     return out
 
 
-def wrap(s: str, font: str, size: float, width: float, max_lines: int) -> list[str] | None:
-    """`s` broken into lines of at most `width` (None if it needs more than max_lines)."""
+def wrap(s: str, size: float, width: float, max_lines: int) -> list[str] | None:
+    """`s` broken into lines of at most `width` (None if it needs more than max_lines).
+    Measured with layout_width, so the rows (and the regions) are the same whatever
+    font the machine has; each line is then fitted into the width."""
     lines: list[str] = []
     current = ""
     for word in s.split():
         trial = f"{current} {word}".strip()
-        if fonts.width(trial, font, size) <= width:
+        if layout_width(trial, size) <= width:
             current = trial
             continue
         if not current:
@@ -116,7 +119,7 @@ def make_plan(data: SpacerData, g: Geo, descriptions: bool) -> Plan:
             if descriptions:
                 for cell in cs[r * COLUMNS:(r + 1) * COLUMNS]:
                     if cell.text:
-                        w = wrap(cell.text, fonts.REGULAR, MIN_TEXT, desc_width(g, grp.id), 2)
+                        w = wrap(cell.text, MIN_TEXT, desc_width(g, grp.id), 2)
                         lines = max(lines, 2 if w is None else len(w))
             per_row.append(lines)
         rows[grp.id] = per_row
@@ -146,7 +149,7 @@ def layout(sheet: Sheet, data: SpacerData) -> tuple[Geo, Plan]:
         plan = make_plan(data, base, descriptions)
         units = sum(plan.row_units(grp.id) for grp in data.setting_groups) + len(EXTRA_ROWS)
         try:
-            g = geo(sheet, fixed, units, low=12.0 if descriptions else 11.5,
+            g = geo(sheet, fixed, units, low=12.0 if descriptions else 11.0,
                     high=15.0 if descriptions else 17.0)
         except ValueError:
             continue
@@ -181,7 +184,7 @@ def draw_group_rows(sheet: Sheet, g: Geo, plan: Plan, grp: SettingGroup, top: fl
             label(sheet, tx, name_mid, cell.name, width=x0 + (k + 1) * cw - tx - 3,
                   size=NAME_SIZE, bold=True)
             if n_desc and cell.text:
-                lines = wrap(cell.text, fonts.REGULAR, MIN_TEXT, desc_width(g, grp.id), 2) \
+                lines = wrap(cell.text, MIN_TEXT, desc_width(g, grp.id), 2) \
                     or [cell.text]
                 for i, s in enumerate(lines):
                     text(sheet, tx, name_mid - g.box / 2 - 5.2 - i * DESC_LINE, s, MIN_TEXT,
