@@ -230,7 +230,7 @@ def draw_standing(sheet: Sheet, data: SpacerData, g: Geo, top: float) -> float:
     title_w = w - sum(iw) - 8 * len(items) - 4
     tw = layout_width("Title", bold=True)
     label(sheet, x + 3, mid, "Title", bold=True, width=tw)
-    line(sheet, "rank_title", x + tw + 8, mid, title_w - tw - 10, min(g.pitch - 1.5, 14.0),
+    line(sheet, "rank_title", x + tw + 8, mid, title_w - tw - 10, min(g.pitch - 1.2, 14.0),
          "written")
     ix = x + title_w + 8
     for (rid, title), width in zip(items, iw, strict=True):
@@ -252,7 +252,7 @@ def draw_principles(sheet: Sheet, data: SpacerData, g: Geo, top: float) -> float
     for k in range(1, data.principles_max + 1):
         mid = y - g.pitch / 2
         label(sheet, x + 3, mid, str(k), bold=True, color=ACCENT)
-        h = min(g.pitch - 1.5, 15.0)
+        h = min(g.pitch - 1.2, 15.0)
         line(sheet, f"principle.{k}.belief", x + num_w, mid, half, h, "principle")
         line(sheet, f"principle.{k}.action", x + num_w + half + 6, mid, half, h, "principle")
         y -= g.pitch
@@ -266,7 +266,7 @@ def named_rows(sheet: Sheet, g: Geo, x: float, w: float, top: float, prefix: str
     cw = g.comb()
     for k in range(1, lines + 1):
         mid = y - g.pitch / 2
-        h = min(g.pitch - 1.5, 14.0)
+        h = min(g.pitch - 1.2, 14.0)
         line(sheet, f"{prefix}.{k}.name", x, mid, w - cw - g.box - 8, h, prefix)
         comb(sheet, f"{prefix}.{k}.{number}", x + w - cw - g.box - 5, mid, g, group=prefix)
         round_check(sheet, f"{prefix}.{k}.study", x + w - g.box / 2, mid, g.box, "study")
@@ -289,7 +289,7 @@ def draw_traits(sheet: Sheet, data: SpacerData, g: Geo, top: float) -> float:
     y = section(sheet, xs[2], top, ws[2], "Special abilities")
     for k in range(1, ABILITY_LINES + 1):
         mid = y - g.pitch / 2
-        line(sheet, f"ability.{k}", xs[2], mid, ws[2], min(g.pitch - 1.5, 14.0), "ability")
+        line(sheet, f"ability.{k}", xs[2], mid, ws[2], min(g.pitch - 1.2, 14.0), "ability")
         y -= g.pitch
     return min(*ends, y)
 
@@ -386,13 +386,13 @@ def draw_block(sheet: Sheet, data: SpacerData, g: Geo, b: Block, x: float, w: fl
         ow = layout_width("Other", 7.5, bold=True)
         label(sheet, tick_x + g.box + 3, mid, "Other", bold=True, size=7.5, width=ow)
         line(sheet, f"dept.{OTHER}.name", tick_x + g.box + ow + 6, mid,
-             comb_x - tick_x - g.box - ow - 9, min(g.pitch - 1.5, 14.0), "department")
+             comb_x - tick_x - g.box - ow - 9, min(g.pitch - 1.2, 14.0), "department")
         comb(sheet, f"dept.{OTHER}.level", comb_x, mid, g, group="department")
         y -= g.pitch
         for k in range(1, OTHER_FIELD_LINES + 1):
             mid = y - g.pitch / 2
             line(sheet, f"field.{OTHER}.{k}.name", x + g.box + 5, mid,
-                 comb_x - x - g.box - 8, min(g.pitch - 1.5, 14.0), "field")
+                 comb_x - x - g.box - 8, min(g.pitch - 1.2, 14.0), "field")
             comb(sheet, f"field.{OTHER}.{k}.level", comb_x, mid, g, group="field")
             round_check(sheet, f"field.{OTHER}.{k}.study", study_x, mid, g.box, "study")
             y -= g.pitch
@@ -520,12 +520,16 @@ def draw_free_gear(sheet: Sheet, data: SpacerData, g: Geo, top: float) -> float:
 
 
 def spread(x: float, width: float, needs: Sequence[float]) -> list[tuple[float, float]]:
-    """Columns of at least their need, sharing what is left evenly: (x, width) each."""
-    spare = max(0.0, width - sum(needs)) / len(needs)
+    """Columns of at least their need, sharing what is left evenly (or, when the needs
+    add up to more than `width`, each cut in proportion): (x, width) each."""
+    total = sum(needs)
+    spare = max(0.0, width - total) / len(needs)
+    scale = min(1.0, width / total)
     out = []
     for n in needs:
-        out.append((x, n + spare))
-        x += n + spare
+        w = n * scale + spare
+        out.append((x, w))
+        x += w
     return out
 
 
@@ -538,14 +542,15 @@ def draw_combat(sheet: Sheet, data: SpacerData, g: Geo, top: float) -> float:
     mid = y - g.pitch * 0.85
     items = (("initiative", "Initiative", data.initiative.text(labels).replace(" ", "")),
              ("toughness", "Toughness", data.toughness.text(labels).replace(" ", "")),
-             ("wound_penalty", "Wound penalty", "the wounds' penalties"),
+             ("wound_penalty", "Wound penalty", "penalties added"),
              ("stun_pile", "Stun pile", "one stun an action"))
     needs = [max(layout_width(t, bold=True), layout_width(f, MIN_TEXT))
-             + g.comb() + 12 for _r, t, f in items]
+             + g.comb() + 9 for _r, t, f in items]
     for (rid, title, formula), (ix, iw) in zip(items, spread(x, w, needs), strict=True):
-        label(sheet, ix + 3, mid + 3.2, title, bold=True)
-        text(sheet, ix + 3, mid - 7.2, formula, MIN_TEXT, fonts.REGULAR, MUTED)
-        comb(sheet, rid, ix + iw - g.comb() - 6, mid, g,
+        room = iw - g.comb() - 9
+        label(sheet, ix + 3, mid + 3.2, title, bold=True, width=room)
+        text(sheet, ix + 3, mid - 7.2, formula, MIN_TEXT, fonts.REGULAR, MUTED, width=room)
+        comb(sheet, rid, ix + iw - g.comb() - 3, mid, g,
              group="combat" if rid == "stun_pile" else "written")
     y -= g.pitch * 1.7
     mid = y - g.pitch / 2

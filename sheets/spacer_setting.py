@@ -179,7 +179,7 @@ def draw_group_rows(sheet: Sheet, g: Geo, plan: Plan, grp: SettingGroup, top: fl
             tx = cx + g.box + 4
             if cell.blank:
                 line(sheet, f"{rid}.text", tx, name_mid, x0 + (k + 1) * cw - tx - 5,
-                     min(g.pitch - 2.0, 15.0), f"{group}.blank")
+                     min(g.pitch - 1.2, 15.0), f"{group}.blank")
                 continue
             label(sheet, tx, name_mid, cell.name, width=x0 + (k + 1) * cw - tx - 3,
                   size=NAME_SIZE, bold=True)
@@ -231,7 +231,7 @@ def extra_line(sheet: Sheet, g: Geo, top: float, rid: str, title: str) -> float:
     mid = top - g.pitch / 2
     lw = min(120.0, g.width * 0.3)
     label(sheet, g.x + 4, mid, title, width=lw - 6, bold=True, color=ACCENT, size=7.0)
-    line(sheet, rid, g.x + lw, mid, g.width - lw - 4, min(g.pitch - 2.0, 15.0),
+    line(sheet, rid, g.x + lw, mid, g.width - lw - 4, min(g.pitch - 1.2, 15.0),
          "setting.names")
     return top - g.pitch
 
