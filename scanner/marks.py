@@ -39,15 +39,15 @@ ALIGN_MM = 0.45  # search +-0.45 mm (+-3.5 px at 200 dpi) around where the homog
 F_EMPTY = 0.02  # less ink than this: empty (a speck, noise)
 F_MARK = 0.055  # more ink than this: a mark (a single thin stroke across covers ~0.1)
 F_CENTRE = 0.04  # a mark crosses the middle of the box; ink only at the edge is stray
-F_FILLED = 0.80  # a box inked (nearly) edge to edge: coloured in, or cancelled
-HALO_CANCEL = 0.10  # ...and this much of the band around it inked: scribbled over: cancelled
-HALO_REVIEW = 0.04  # between the two: review
+F_FILLED = 0.93  # a box inked edge to edge: coloured in, or cancelled
+HALO_CANCEL = 0.35  # ...and this much of the rim around it inked: filled over: cancelled
+HALO_REVIEW = 0.08  # between the two: review (a marker's check overshoots too)
 # slash or tick/cross: the share of the ink on a second straight band once the best band
 # (the main stroke) is taken away. Measured on pen-filled photos: slashes <= 0.14,
 # ticks and crosses >= 0.16 (a tick's short arm, a cross's second bar)
-SECOND_SLASH = 0.12  # at most this on a second stroke: a single stroke (slash)
+SECOND_SLASH = 0.10  # at most this on a second stroke: a single stroke (slash)
 SECOND_CROSS = 0.18  # at least this: two strokes (tick, cross)
-FIRST_SLASH = 0.75  # and a slash has most of its ink on its one band
+FIRST_SLASH = 0.80  # and a slash has most of its ink on its one band
 OVER_PRINT = 0.22  # ink over printed text: this much darker than the print
 FAINT = 0.45  # a mark this much lighter than the sheet's typical mark is "faint"
 
@@ -71,6 +71,7 @@ class Calibration:
     t_faint: float  # pixel threshold for faint ink (pencil)
     ink_level: float = 0.0  # typical darkness of a mark on this sheet
     t_clear: float = 0.0  # faint ink in a box with printed text (above its blur halo)
+    t_near: float = 0.0  # ... and right beside the printed text
 
 
 @dataclass
@@ -145,22 +146,25 @@ def darkness_patch(canvas: np.ndarray, tpl: Template, g: RegionGeom,
         paper = paper_obs * 255.0 / max(g.paper_tone, 1.0)  # the white inside the box
     else:
         paper = float(np.percentile(obs, 95))
-    d = 1.0 - obs / max(paper, 1.0)
-    np.clip(d, 0.0, 1.0, out=d)
+    d = 1.0 - obs / max(paper, 1.0)  # paper brighter than its estimate goes negative
+    np.clip(d, -1.0, 1.0, out=d)
     return cv2.blur(d, (3, 3)), paper
 
 
-def halo_ink(canvas: np.ndarray, g: RegionGeom, shift: tuple[int, int], paper: float,
-             t_ink: float) -> float:
-    """The fraction of the band around a box that is inked (a scribble overshooting)."""
+def halo_ink(canvas: np.ndarray, tpl: Template, g: RegionGeom, shift: tuple[int, int],
+             paper: float, t_ink: float) -> float:
+    """The fraction of the rim around a box that is inked (a correction fills the box
+    over its outline; a box coloured in to mark it stays inside)."""
     if g.halo_mask is None or not g.halo_mask.any():
         return 0.0
     u0, v0, u1, v1 = g.halo
     fake = RegionGeom(g.region, g.box, (u0, v0, u1, v1), g.inside, g.centre, g.printed,
-                      g.clear, g.inner)
+                      g.clear, g.inner, g.text)
     obs = _patch(canvas, fake, shift).astype(np.float32)
     d = cv2.blur(np.clip(1.0 - obs / max(paper, 1.0), 0.0, 1.0), (3, 3))
-    return float((d[g.halo_mask] > t_ink).mean())
+    printed = tpl.ink_max[v0:v1, u0:u1]
+    inked = (d > t_ink) & (d - printed > OVER_PRINT)
+    return float(inked[g.halo_mask].mean())
 
 
 # --- features ----------------------------------------------------------------------------
@@ -225,17 +229,26 @@ def features(d: np.ndarray, g: RegionGeom, cal: Calibration, printed_ink: np.nda
     faint = vals > cal.t_faint
     clear = d[g.clear]  # faint ink is only believed away from printed text's blur halo
     n_faint = float(n_ink)
-    if clear.size >= 12:
-        t = max(cal.t_faint, cal.t_clear) if g.region.printed else cal.t_faint
-        n_faint = max(n_faint, int(np.count_nonzero(clear > t)) * n / clear.size)
+    if g.region.printed:  # above the print's blur halo, measured on this sheet
+        near = d[inside & ~g.clear]
+        n_faint = max(n_faint, int(np.count_nonzero(clear > max(cal.t_faint, cal.t_clear)))
+                      + int(np.count_nonzero(near > max(cal.t_faint, cal.t_near))))
+    else:
+        n_faint = max(n_faint, int(np.count_nonzero(clear > cal.t_faint))
+                      + int(np.count_nonzero(d[inside & ~g.clear] > cal.t_faint)))
     c = d[g.centre]
     # a box whose middle is printed over (a number): any ink counts as crossing it
     centre = (float(np.count_nonzero(c > cal.t_faint)) / c.size if c.size >= max(12, 0.1 * n)
               else 0.0)
-    over = g.inner & ~inside  # printed text inside the box: a stroke across it is darker
-    if over.any():
-        dark = np.count_nonzero(d[over] - printed_ink[over] > OVER_PRINT) / np.count_nonzero(over)
-        centre = max(centre, float(dark))
+    over = g.text  # printed text inside the box: a stroke across it is darker
+    n_over = int(np.count_nonzero(over))
+    if n_over:
+        dv = d[over]
+        n_dark = int(np.count_nonzero((dv - printed_ink[over] > OVER_PRINT) & (dv > cal.t_ink)))
+        centre = max(centre, n_dark / n_over)
+        n_ink += n_dark  # the ink inside counts the strokes across the print too
+        n_faint += n_dark
+        n += n_over
     out = {"n": float(n), "ink": n_ink / n, "faint": n_faint / n, "centre": centre,
            "level": float(np.percentile(vals[faint], 75)) if faint.sum() >= 3 else 0.0}
     if n_ink / n < F_FILLED:
@@ -255,11 +268,21 @@ def features(d: np.ndarray, g: RegionGeom, cal: Calibration, printed_ink: np.nda
 
 # --- calibration -------------------------------------------------------------------------
 def calibrate(patches: dict[str, np.ndarray], geoms: dict[str, RegionGeom]) -> Calibration:
-    vals = np.concatenate([patches[k][geoms[k].inside] for k in patches]) if patches else \
-        np.zeros(1, np.float32)
-    p0 = float(np.median(vals))
-    mad = float(np.median(np.abs(vals - p0))) * 1.4826
-    noise = max(mad, 0.004)
+    """Paper level and noise from the boxes themselves. Ink only ever darkens, so the
+    half of each box's pixels below its median is paper: its spread (median - 16th
+    percentile) is the noise, whatever share of the box is inked, and the median over
+    boxes of the box medians is the paper level (most boxes are mostly paper, even on a
+    full sheet)."""
+    meds, spreads = [], []
+    for rid, d in patches.items():
+        v = d[geoms[rid].inside]
+        if v.size < 20:
+            continue
+        lo, med = np.percentile(v, (16, 50))
+        meds.append(med)
+        spreads.append(med - lo)
+    p0 = float(np.median(meds)) if meds else 0.0
+    noise = max(float(np.median(spreads)) if spreads else 0.0, 0.004)
     return Calibration(p0, noise, p0 + max(7 * noise, 0.12), p0 + max(4 * noise, 0.06))
 
 
@@ -297,7 +320,7 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
                     "outside?", f)
     # 3. filled solid and scribbled over past the outline: a correction (cancelled);
     #    filled but kept inside the box: coloured in (checked)
-    if ink >= F_FILLED and f.get("sides", 0) > 0.6:
+    if ink >= F_FILLED and f.get("sides", 0) >= 0.9:
         halo = f.get("halo", 0.0)
         if halo >= HALO_CANCEL:
             return Mark(CANCELLED, _conf(halo, HALO_CANCEL, 2 * HALO_CANCEL), CANCELLED, "", f)
@@ -357,13 +380,18 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
              if geoms[rid].region.printed and geoms[rid].clear.sum() >= 12]
     if len(halos) >= 5:
         cal.t_clear = float(np.median(halos)) + 3 * cal.noise
+    nears = [float(np.percentile(d[geoms[rid].inside & ~geoms[rid].clear], 95))
+             for rid, d in patches.items()
+             if geoms[rid].region.printed and (geoms[rid].inside & ~geoms[rid].clear).sum() >= 12]
+    if len(nears) >= 5:
+        cal.t_near = float(np.median(nears)) + 3 * cal.noise
     feats = {}
     for rid, d in patches.items():
         pu0, pv0, pu1, pv1 = geoms[rid].patch
-        feats[rid] = features(d, geoms[rid], cal, tpl.ink[pv0:pv1, pu0:pu1])
+        feats[rid] = features(d, geoms[rid], cal, tpl.ink_max[pv0:pv1, pu0:pu1])
     for rid, f in feats.items():
         if f["ink"] >= F_FILLED:
-            f["halo"] = halo_ink(canvas, geoms[rid], shifts[rid], papers[rid], cal.t_ink)
+            f["halo"] = halo_ink(canvas, tpl, geoms[rid], shifts[rid], papers[rid], cal.t_ink)
     marked = [f["level"] for f in feats.values() if f["ink"] >= F_MARK * 2]
     cal.ink_level = float(np.median(marked)) if marked else 0.0
     marks: dict[str, Mark] = {}
@@ -377,11 +405,11 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
             m = (d > (cal.t_ink if f["ink"] >= F_MARK else cal.t_faint)) & g.inside
             # a stroke across printed text: ink clearly darker than the print there
             pu0, pv0, pu1, pv1 = g.patch
-            over = g.inner & ~g.inside
+            over = g.text
             if over.any():
-                m |= over & (d - tpl.ink[pv0:pv1, pu0:pu1] > OVER_PRINT)
+                m |= over & (d - tpl.ink_max[pv0:pv1, pu0:pu1] > OVER_PRINT)
             ys, xs = np.nonzero(m)
-            band = max(5.0, 1.2 * stroke_width(m) + 2.0)
+            band = max(6.0, 1.2 * stroke_width(m) + 2.0)
             line = line_fraction(ys, xs, band) if executed else None
         mk = classify(f, executed, line, cal)
         if line is not None:

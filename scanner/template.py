@@ -27,7 +27,7 @@ PRINTED_GROW_MM = 0.25  # printed ink is masked this much wider than drawn
 CLEAR_MM = 0.3  # faint ink counts only this much further from printed text (blur halos)
 MARGIN_MM = 0.6  # context kept around a box to align it on its outline
 NEIGHBOURS_MM = 25.0  # a box's alignment is checked against the boxes this close
-HALO_MM = (0.45, 1.8)  # the band around a box where a cancelling scribble overshoots
+HALO_MM = (0.1, 0.45)  # the rim around a box that a correction (filled solid) inks over
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,7 @@ class RegionGeom:
     printed: np.ndarray  # bool, patch-shaped: printed ink (grown), outline included
     clear: np.ndarray  # bool, patch-shaped: the inside, further still from printed ink
     inner: np.ndarray  # bool, patch-shaped: the inside, printed text included
+    text: np.ndarray  # bool, patch-shaped: the text printed inside the box (grown)
     cells: tuple[tuple[int, int, int, int], ...] = ()  # digits: each cell's outer edge
     halo: tuple[int, int, int, int] = (0, 0, 0, 0)  # bounds of the band around the box
     halo_mask: np.ndarray | None = None  # bool: that band, less printed ink, other boxes
@@ -58,6 +59,7 @@ class Template:
     paper: np.ndarray  # bool: plain paper (no printed ink nearby) at 1/4 scale
     regions: tuple[RegionGeom, ...]
     neighbours: tuple[np.ndarray, ...]  # per region: the indices of regions nearby
+    ink_max: np.ndarray  # the template's darkness, 3x3 maximum (a pixel of misalignment)
 
     def by_id(self) -> dict[str, RegionGeom]:
         return {g.region.id: g for g in self.regions}
@@ -71,7 +73,8 @@ def _px(r: tuple[float, float, float, float], page_h: float, s: float
 
 def _halo(region: Region, others: np.ndarray, printed_all: np.ndarray, page_h: float,
           s: float) -> tuple[tuple[int, int, int, int], np.ndarray]:
-    """The band HALO_MM around a box: plain paper that is no other region's."""
+    """The rim HALO_MM around a box: plain paper (`printed_all`: the printed ink, not
+    grown) that is no other region's."""
     u0, v0, u1, v1 = _px(region.rect, page_h, s)
     near, far = (m / 25.4 * 72 * s for m in HALO_MM)
     H, W = printed_all.shape
@@ -80,15 +83,15 @@ def _halo(region: Region, others: np.ndarray, printed_all: np.ndarray, page_h: f
     vv, uu = np.mgrid[b[1]:b[3], b[0]:b[2]].astype(np.float32) + 0.5
     m = ~((uu > u0 - near) & (uu < u1 + near) & (vv > v0 - near) & (vv < v1 + near))
     m &= ~printed_all[b[1]:b[3], b[0]:b[2]]
-    grow = 0.35 / 25.4 * 72 * s
+    grow = 0.1 / 25.4 * 72 * s
     for ou0, ov0, ou1, ov1 in others:
         if ou1 + grow > b[0] and ou0 - grow < b[2] and ov1 + grow > b[1] and ov0 - grow < b[3]:
             m &= ~((uu > ou0 - grow) & (uu < ou1 + grow) & (vv > ov0 - grow) & (vv < ov1 + grow))
     return b, m
 
 
-def _geom(region: Region, gray: np.ndarray, printed_all: np.ndarray, page_h: float,
-          s: float, others: np.ndarray) -> RegionGeom:
+def _geom(region: Region, gray: np.ndarray, printed_all: np.ndarray, printed_raw: np.ndarray,
+          page_h: float, s: float, others: np.ndarray) -> RegionGeom:
     u0f, v0f, u1f, v1f = _px(region.rect, page_h, s)
     m = MARGIN_MM / 25.4 * 72 * s
     H, W = gray.shape
@@ -111,6 +114,11 @@ def _geom(region: Region, gray: np.ndarray, printed_all: np.ndarray, page_h: flo
         centre = (np.abs(uu - cu) < 0.3 * iw) & (np.abs(vv - cv) < 0.3 * ih)
     printed = printed_all[pv0:pv1, pu0:pu1]
     inside = inner & ~printed
+    grow = max(1, round(PRINTED_GROW_MM / 25.4 * 72 * s))
+    core = cv2.erode(inner.astype(np.uint8), np.ones((2 * grow + 3, 2 * grow + 3), np.uint8))
+    kernel_g = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
+    text = inner & (cv2.dilate((printed_raw[pv0:pv1, pu0:pu1] & (core > 0)).astype(np.uint8),
+                               kernel_g) > 0)
     far = max(1, round(CLEAR_MM / 25.4 * 72 * s))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * far + 1, 2 * far + 1))
     clear = inside & ~(cv2.dilate((printed & inner).astype(np.uint8), kernel) > 0)
@@ -119,7 +127,7 @@ def _geom(region: Region, gray: np.ndarray, printed_all: np.ndarray, page_h: flo
     if region.kind in ("checkbox", "bubble"):
         me = np.array(_px(region.rect, page_h, s))
         rest = others[np.any(np.abs(others - me) > 1e-6, axis=1)]
-        halo, halo_mask = _halo(region, rest, printed_all, page_h, s)
+        halo, halo_mask = _halo(region, rest, printed_raw, page_h, s)
     box = (round(u0f), round(v0f), round(u1f), round(v1f))
     tg = gray[pv0:pv1, pu0:pu1]
     ring = np.ones(tg.shape, bool)
@@ -127,7 +135,7 @@ def _geom(region: Region, gray: np.ndarray, printed_all: np.ndarray, page_h: flo
     ring &= tg > 200  # paper (plain or tinted), not printed ink
     tone = float(np.median(tg[ring])) if ring.sum() >= 12 else 255.0
     return RegionGeom(region, box, (pu0, pv0, pu1, pv1), inside, centre & inside, printed,
-                      clear, inner, cells, halo, halo_mask, ring if ring.sum() >= 12 else None,  # type: ignore[arg-type]
+                      clear, inner, text, cells, halo, halo_mask, ring if ring.sum() >= 12 else None,  # type: ignore[arg-type]
                       tone)
 
 
@@ -168,10 +176,12 @@ def blank(manifest: Manifest, dpi: float) -> Template:
     paper = cv2.erode((small > 235).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     page_h = manifest.page_size[1]
     rects = np.array([_px(r.rect, page_h, s) for r in manifest.regions])
-    geoms = tuple(_geom(r, gray, printed, page_h, s, rects) for r in manifest.regions)
+    raw = ink > PRINTED_INK
+    geoms = tuple(_geom(r, gray, printed, raw, page_h, s, rects) for r in manifest.regions)
     centres = np.array([((g.patch[0] + g.patch[2]) / 2, (g.patch[1] + g.patch[3]) / 2)
                         for g in geoms])
     dist = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
     reach = NEIGHBOURS_MM / 25.4 * dpi
     neighbours = tuple(np.flatnonzero((row < reach) & (row > 0)) for row in dist)
-    return Template(manifest, dpi, gray, ink, paper, geoms, neighbours)
+    ink_max = cv2.dilate(ink, np.ones((3, 3), np.uint8))
+    return Template(manifest, dpi, gray, ink, paper, geoms, neighbours, ink_max)
