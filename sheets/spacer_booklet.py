@@ -319,6 +319,7 @@ def spacer_booklet_pdf(sheet: str = "letter") -> Booklet:
     """The imposed booklet on `sheet` (letter or a4), ready to print duplex."""
     from pypdf import PdfReader
 
+    sheet = str(sheet).strip().lower()
     if sheet not in SHEETS:
         from starsheets.errors import UsageError
 

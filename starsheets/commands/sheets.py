@@ -38,7 +38,7 @@ def _write_pdf(data: bytes, output: str) -> None:
 @click.option("-o", "--output", default=None, metavar="FILE",
               help="Where to write the PDF ('-' for stdout); default "
                    "<sheet>-<edition>-<paper>[-fillable].pdf in the current directory.")
-@click.option("--sheet", "booklet_sheet", type=click.Choice(["letter", "a4"]), default=None,
+@click.option("--sheet", "booklet_sheet", default=None, metavar="letter|a4",
               help="spacer-booklet only: the paper the booklet is printed on (default "
                    "letter).")
 def print_sheet(sheet: str, paper: str, edition: str | None, fillable: bool,
