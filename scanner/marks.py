@@ -47,6 +47,7 @@ HALO_REVIEW = 0.08  # between the two: review (a marker's check overshoots too)
 # ticks and crosses >= 0.16 (a tick's short arm, a cross's second bar)
 SECOND_SLASH = 0.10  # at most this on a second stroke: a single stroke (slash)
 SECOND_CROSS = 0.18  # at least this: two strokes (tick, cross)
+SLASH_MAX_INK = 0.55  # a box more inked than this is coloured in, not slashed
 FIRST_SLASH = 0.80  # and a slash has most of its ink on its one band
 OVER_PRINT = 0.22  # ink over printed text: this much darker than the print
 FAINT = 0.45  # a mark this much lighter than the sheet's typical mark is "faint"
@@ -333,13 +334,13 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
     conf = _conf(ink, F_MARK, F_MARK * 2.5)
     if cal.ink_level and f["level"] < FAINT * cal.ink_level:
         conf = min(conf, 0.75)
-    state = _stroke_state(executed, line)
+    state = _stroke_state(executed and ink < SLASH_MAX_INK, line)
     if state == REVIEW:
         l2 = line[1] if line else 0.0
         likely = SLASHED if l2 < (SECOND_SLASH + SECOND_CROSS) / 2 else CHECKED
         return Mark(REVIEW, 0.45, likely, "one stroke or two? (slash = failed, cross = "
                     "success)", f)
-    if executed and line is not None:
+    if executed and line is not None and ink < SLASH_MAX_INK:
         l2 = line[1]
         conf = min(conf, _conf(SECOND_SLASH - l2, 0, SECOND_SLASH) if state == SLASHED
                    else _conf(l2, SECOND_CROSS, SECOND_CROSS + 0.12))

@@ -1,0 +1,198 @@
+"""`starsheets scan` as a user runs it: bad inputs (one line, their exit code, never a
+traceback), batches, --json, --overlay, --out."""
+
+from __future__ import annotations
+
+import io
+import json
+import struct
+import subprocess
+import sys
+import zlib
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+import sheets
+from starsheets.cli import main
+from starsheets.errors import ExitCode
+
+ROOT = Path(__file__).resolve().parent.parent
+DPI = 200
+Cli = Callable[..., subprocess.CompletedProcess[bytes]]
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "starsheets", *args], capture_output=True,
+                          cwd=cwd or ROOT, timeout=120)
+
+
+@pytest.fixture
+def cli(capsysbinary: pytest.CaptureFixture[bytes], monkeypatch: pytest.MonkeyPatch) -> Cli:
+    def call(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
+        monkeypatch.chdir(cwd or ROOT)
+        with pytest.raises(SystemExit) as exit_info:
+            main(list(args))
+        out, err = capsysbinary.readouterr()
+        return subprocess.CompletedProcess(list(args), int(exit_info.value.code or 0), out, err)
+
+    return call
+
+
+@cache
+def filled_png() -> bytes:
+    import pypdfium2 as pdfium
+
+    from game.opial.rules import load_rules
+    from game.opial.state import CareerState
+    from sheets.fill import fill_pdf
+
+    state = CareerState.from_dict(json.loads((ROOT / "samples" / "dan-tour3.json").read_text()))
+    doc = pdfium.PdfDocument(fill_pdf(state, load_rules("later"), "letter", "pen", 3))
+    arr = doc[0].render(scale=DPI / 72, grayscale=True).to_numpy()
+    img = np.ascontiguousarray(arr[..., 0] if arr.ndim == 3 else arr)
+    return cv2.imencode(".png", img)[1].tobytes()
+
+
+def _png_header(w: int, h: int) -> bytes:
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0)
+    chunk = b"IHDR" + ihdr
+    return (b"\x89PNG\r\n\x1a\n" + struct.pack(">I", len(ihdr)) + chunk
+            + struct.pack(">I", zlib.crc32(chunk)) + b"\x00" * 64)
+
+
+def _encrypted_pdf() -> bytes:
+    from pypdf import PdfWriter
+
+    w = PdfWriter()
+    w.add_blank_page(200, 200)
+    w.encrypt("secret")
+    buf = io.BytesIO()
+    w.write(buf)
+    return buf.getvalue()
+
+
+def _no_page_pdf() -> bytes:
+    from pypdf import PdfWriter
+
+    buf = io.BytesIO()
+    PdfWriter().write(buf)
+    return buf.getvalue()
+
+
+def _cat() -> bytes:
+    """A photo with no sheet in it: blobs of fur-coloured noise."""
+    rng = np.random.default_rng(7)
+    img = cv2.GaussianBlur(rng.integers(0, 255, (600, 800, 3), dtype=np.uint8), (0, 0), 6)
+    return cv2.imencode(".jpg", img)[1].tobytes()
+
+
+def _other_kind() -> bytes:
+    """A Spacer character sheet: corner markers and a QR code, not a career page."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(sheets.render("spacer-character", None, "letter").pdf)
+    arr = doc[0].render(scale=150 / 72, grayscale=True).to_numpy()
+    img = np.ascontiguousarray(arr[..., 0] if arr.ndim == 3 else arr)
+    return cv2.imencode(".png", img)[1].tobytes()
+
+
+BAD = {
+    "text.jpg": (lambda: b"hello, not a picture\n", ExitCode.INPUT_FILE, "not an image"),
+    "empty.png": (lambda: b"", ExitCode.INPUT_FILE, "empty"),
+    "cut.jpg": (lambda: cv2.imencode(".jpg", cv2.imdecode(
+        np.frombuffer(filled_png(), np.uint8), cv2.IMREAD_GRAYSCALE))[1].tobytes()[:30000],
+        ExitCode.INPUT_FILE, "truncated"),
+    "bomb.png": (lambda: _png_header(30000, 30000), ExitCode.INPUT_FILE, "limit"),
+    "corrupt.pdf": (lambda: b"%PDF-1.4\n1 0 obj << /Type /Catalog >> garbage\n",
+                    ExitCode.INPUT_FILE, "PDF"),
+    "nopages.pdf": (_no_page_pdf, ExitCode.INPUT_FILE, "no pages"),
+    "locked.pdf": (_encrypted_pdf, ExitCode.ENCRYPTED, "encrypted"),
+    "cat.jpg": (_cat, ExitCode.NOT_A_SHEET, "no sheet found"),
+    "spacer.png": (_other_kind, ExitCode.NOT_A_SHEET, "does not read"),
+}
+
+
+@pytest.mark.parametrize("name", ["text.jpg", "cut.jpg", "locked.pdf", "cat.jpg"])
+def test_bad_input_child_process(tmp_path: Path, name: str) -> None:
+    make, code, words = BAD[name]
+    (tmp_path / name).write_bytes(make())
+    r = run("scan", str(tmp_path / name))
+    assert r.returncode == code, r.stderr
+    err = r.stderr.decode()
+    assert words in err and "Traceback" not in err and err.count("\n") == 1, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]  # nothing written beside
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_bad_inputs(tmp_path: Path, cli: Cli, name: str) -> None:
+    make, code, words = BAD[name]
+    (tmp_path / name).write_bytes(make())
+    r = cli("scan", str(tmp_path / name))
+    assert r.returncode == code, r.stderr
+    assert words in r.stderr.decode(), r.stderr
+
+
+def test_directory_and_missing_path(tmp_path: Path, cli: Cli) -> None:
+    r = cli("scan", str(tmp_path))
+    assert r.returncode == ExitCode.INPUT_FILE and b"directory" in r.stderr
+    r = cli("scan", str(tmp_path / "nope.jpg"))
+    assert r.returncode == ExitCode.INPUT_FILE and b"not found" in r.stderr
+
+
+def test_batch_goes_on_past_a_bad_file_json(tmp_path: Path, cli: Cli) -> None:
+    good = tmp_path / "sheet.png"
+    good.write_bytes(filled_png())
+    bad = tmp_path / "bad.jpg"
+    bad.write_bytes(b"nope")
+    r = cli("scan", "--json", "--no-ocr", str(bad), str(good))
+    assert r.returncode == ExitCode.INPUT_FILE
+    out = json.loads(r.stdout)
+    assert [o["source"] for o in out] == [str(bad), str(good)]
+    assert "error" in out[0] and out[0]["error"]["exit_code"] == ExitCode.INPUT_FILE
+    sheet = out[1]
+    assert set(sheet) == {"source", "kind", "edition", "code", "marks", "state", "findings",
+                          "score", "ocr", "review", "timing", "warnings"}
+    assert sheet["kind"] == "opial-career" and sheet["edition"] == "later"
+    assert sheet["code"] == "SS1:OPIAL-CAREER:LATER:LETTER:L1"
+    assert sheet["marks"]["mission.security.1"] == {"state": "slashed",
+                                                   "confidence": pytest.approx(
+                                                       sheet["marks"]["mission.security.1"]
+                                                       ["confidence"])}
+    assert all(0 <= m["confidence"] <= 1 for m in sheet["marks"].values())
+    assert sheet["state"]["missions"]["security"] == "FSSS"
+    assert sheet["score"]["total"] == 10
+    assert sheet["review"] == []
+    assert sheet["ocr"] == {"skipped": "OCR turned off"}
+    assert {"locate", "identify", "rectify", "marks"} <= set(sheet["timing"])
+
+
+def test_clean_sheet_exit_ok_overlay_and_out(tmp_path: Path, cli: Cli) -> None:
+    good = tmp_path / "in" / "sheet.png"
+    good.parent.mkdir()
+    good.write_bytes(filled_png())
+    r = cli("scan", str(good), "--overlay", str(tmp_path / "ov"), "--out", str(tmp_path / "res"))
+    assert r.returncode in (ExitCode.OK, ExitCode.FINDINGS), r.stderr
+    text = r.stdout.decode()
+    assert "score 10" in text
+    png = tmp_path / "ov" / "sheet.png"
+    img = cv2.imread(str(png))
+    m = sheets.layout("career", "later", "letter")
+    assert img.shape[:2] == (round(m.page_size[1] * DPI / 72), round(m.page_size[0] * DPI / 72))
+    assert json.loads((tmp_path / "res" / "sheet.json").read_text())["score"]["total"] == 10
+    assert sorted(p.name for p in good.parent.iterdir()) == ["sheet.png"]
+
+
+def test_jobs_uses_processes(tmp_path: Path, cli: Cli) -> None:
+    paths = []
+    for k in range(2):
+        p = tmp_path / f"s{k}.png"
+        p.write_bytes(filled_png())
+        paths.append(str(p))
+    r = cli("scan", "--json", "--no-ocr", "--jobs", "2", *paths)
+    assert r.returncode == ExitCode.OK, r.stderr
+    assert [o["score"]["total"] for o in json.loads(r.stdout)] == [10, 10]
