@@ -897,55 +897,63 @@ def _lighting(rng: np.random.Generator, spec: PhotoSpec, grid: np.ndarray, size:
 
 
 def _occluder(rng: np.random.Generator, page: Page, target: int) -> tuple[np.ndarray, str] | None:
-    """A shape (page mm) covering fiducial `target` and nothing a reader needs: a thumb or
-    a sticky note over the corner."""
+    """A shape (page mm) covering fiducial `target` and nothing a reader needs (regions,
+    the QR code, the other markers): a fingertip, or a sticky note or scrap of paper
+    laid over the corner."""
     w, h = page.size_mm
-    res = 2.0  # px per mm of the check raster
+    res = 4.0  # px per mm of the check raster
     keep = np.zeros((int(h * res) + 1, int(w * res) + 1), np.uint8)
 
-    def paint(r: tuple[float, float, float, float], grow: float, m: np.ndarray) -> None:
+    def paint(r: tuple[float, float, float, float], grow: float) -> None:
         x0, y0, x1, y1 = r
-        cv2.rectangle(m, (int((x0 - grow) * res), int((y0 - grow) * res)),
+        cv2.rectangle(keep, (int((x0 - grow) * res), int((y0 - grow) * res)),
                       (math.ceil((x1 + grow) * res), math.ceil((y1 + grow) * res)), 1, -1)
 
     for reg in page.manifest.regions:
-        paint(page.rect_mm(reg.rect), 1.5, keep)
+        paint(page.rect_mm(reg.rect), 0.6)
     for q in page.manifest.qr:
-        paint(page.rect_mm(q.rect), 1.5, keep)
+        paint(page.rect_mm(q.rect), 0.6)
     marker = None
     for f in page.manifest.fiducials:
         r = page.rect_mm(f.rect)
         if f.id == target:
             marker = r
         else:
-            paint(r, f.quiet * MM_PER_PT, keep)
+            paint(r, f.quiet * MM_PER_PT)
     assert marker is not None
-    corner = np.array([0.0 if marker[0] < w / 2 else w, 0.0 if marker[1] < h / 2 else h])
-    mc = np.array([(marker[0] + marker[2]) / 2, (marker[1] + marker[3]) / 2])
-    for _ in range(80):
-        kind = _pick(rng, ("thumb", "note"), (0.6, 0.4))
-        if kind == "thumb":
-            out = mc - corner
-            out /= np.linalg.norm(out)
-            ang = math.atan2(out[1], out[0]) + float(rng.uniform(-0.6, 0.6))
+    mx0, my0, mx1, my1 = marker
+    # the page corner the marker sits in, and the marker's corner facing the page's middle
+    sx = -1.0 if mx0 < w / 2 else 1.0
+    sy = -1.0 if my0 < h / 2 else 1.0
+    inner = np.array([mx0 if sx > 0 else mx1, my0 if sy > 0 else my1])
+    mc = np.array([(mx0 + mx1) / 2, (my0 + my1) / 2])
+    for _ in range(120):
+        kind = _pick(rng, ("finger", "note"), (0.45, 0.55))
+        if kind == "finger":
+            # a fingertip from beyond the page's edge, its tip just past the marker
+            ang = math.atan2(-sy, -sx) + float(rng.uniform(-0.9, 0.9))
             d = np.array([math.cos(ang), math.sin(ang)])
-            tip = mc + d * float(rng.uniform(1.0, 5.0))
-            length, half = float(rng.uniform(45, 70)), float(rng.uniform(9, 12))
+            half = float(rng.uniform(10.0, 13.0))  # a fingertip or a thumb
+            length = float(rng.uniform(55, 75))
+            tip = mc + d * half * float(rng.uniform(0.9, 1.3))
             centre = tip - d * length / 2
             poly = cv2.ellipse2Poly((0, 0), (int(length / 2 * 100), int(half * 100)),
-                                    int(math.degrees(ang)), 0, 360, 8).astype(np.float64) / 100
+                                    round(math.degrees(ang)), 0, 360, 6).astype(np.float64) / 100
             poly += centre
         else:
-            side = float(rng.uniform(22, 34))
-            centre = mc + (corner - mc) * float(rng.uniform(0.2, 0.8)) + rng.uniform(-3, 3, 2)
-            poly = cv2.boxPoints(((float(centre[0]), float(centre[1])), (side, side),
-                                  float(rng.uniform(0, 90)))).astype(np.float64)
+            # a note whose inner corner lies just inside the marker's quiet zone
+            nw, nh = float(rng.uniform(18, 40)), float(rng.uniform(18, 40))
+            turn = math.radians(float(rng.uniform(-5, 5)))
+            ex = np.array([math.cos(turn), math.sin(turn)]) * sx
+            ey = np.array([-math.sin(turn), math.cos(turn)]) * sy
+            c0 = inner - np.array([sx, sy]) * rng.uniform(0.4, 2.0, 2)
+            poly = np.array([c0, c0 + ex * nw, c0 + ex * nw + ey * nh, c0 + ey * nh])
         mask = np.zeros_like(keep)
         cv2.fillPoly(mask, [np.round(poly * res).astype(np.int32)], 1)
         if (mask & keep).any():
             continue
-        x0, y0, x1, y1 = (int(v * res) for v in marker)
-        if mask[max(0, y0 - 1):y1 + 2, max(0, x0 - 1):x1 + 2].min() == 0:
+        x0, y0, x1, y1 = (round(v * res) for v in marker)
+        if mask[max(0, y0 - 2):y1 + 3, max(0, x0 - 2):x1 + 3].min() == 0:
             continue
         return poly, kind
     return None
@@ -987,7 +995,7 @@ def _frame_shift(rng: np.random.Generator, hm: np.ndarray, curl: Curl | None, pa
             if (k[:, 0].min() < margin or k[:, 1].min() < margin or k[:, 0].max() > W - 1 - margin
                     or k[:, 1].max() > H - 1 - margin):
                 break
-            if inside.mean() <= 0.45:
+            if inside.mean() <= 0.65:
                 options.append(t)
                 break
     if not options:
@@ -998,7 +1006,7 @@ def _frame_shift(rng: np.random.Generator, hm: np.ndarray, curl: Curl | None, pa
 
 def _draw_occluder(rng: np.random.Generator, img: np.ndarray, poly_img: np.ndarray, kind: str
                    ) -> None:
-    """Paint a thumb or a sticky note (with its soft shadow) over the image, in place."""
+    """Paint a fingertip or a note (with its soft shadow) over the image, in place."""
     H, W = img.shape[:2]
     x0, y0 = np.floor(poly_img.min(axis=0)).astype(int) - 40
     x1, y1 = np.ceil(poly_img.max(axis=0)).astype(int) + 40
@@ -1013,7 +1021,7 @@ def _draw_occluder(rng: np.random.Generator, img: np.ndarray, poly_img: np.ndarr
     shadow = cv2.GaussianBlur(np.roll(mask, (int(span * 0.04), int(span * 0.03)), (0, 1)),
                               (0, 0), max(1.0, span * 0.03))
     crop *= (1 - 0.45 * shadow)[..., None]
-    if kind == "thumb":
+    if kind == "finger":
         colour = np.array(_pick(rng, ((120, 150, 200), (90, 120, 170), (60, 85, 125),
                                       (140, 170, 215)), (1, 1, 1, 1)), np.float32)
         dist = cv2.distanceTransform((mask > 0.5).astype(np.uint8), cv2.DIST_L2, 3)
@@ -1209,23 +1217,22 @@ def _scan(rng: np.random.Generator, profile: str, page: Page, edition: str, pape
     r_mm = rdpi / 25.4
     raster_to_mm = np.array([[1 / r_mm, 0, 0.5 / r_mm], [0, 1 / r_mm, 0.5 / r_mm], [0, 0, 1]])
     a = (content @ raster_to_mm)[:2]
+    # the paper (slightly tinted) on the lid: the lid is painted around the paper's outline
+    # (an even-odd fill of the glass minus the paper), with the edge's thin shadow
+    tint = rng.uniform(0.95, 1.0, 3)
+    raster = cv2.multiply(raster, (*(float(t) for t in tint), 1.0))
+    paper_colour = tuple(float(255 * t) for t in tint)
     img = cv2.warpAffine(raster, a, (W, H), flags=cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_CONSTANT, borderValue=(255, 255, 255))
-    # the paper on the lid: tint the paper, draw the lid around it
+                         borderMode=cv2.BORDER_CONSTANT, borderValue=paper_colour)
     paper_px = _apply_h(to_px @ place, np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]]))
+    glass = np.array([[-4, -4], [W + 4, -4], [W + 4, H + 4], [-4, H + 4]], np.float64)
     lid_open = rng.random() < 0.1
     lid_level = int(rng.integers(8, 30)) if lid_open else int(rng.integers(215, 248))
-    lid = np.full((H, W, 3), lid_level, np.uint8)
-    cv2.polylines(lid, [np.round(paper_px * 16).astype(np.int32)], True,
-                  (lid_level * 0.55,) * 3, max(1, round(dpi / 150)), cv2.LINE_AA, shift=4)
-    mask = np.zeros((H, W), np.uint8)
-    cv2.fillPoly(mask, [np.round(paper_px * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
-    tint = rng.uniform(0.95, 1.0, 3)
-    paper_img = cv2.multiply(img, (*(float(t) for t in tint), 1.0))
-    m3 = cv2.cvtColor(mask, cv2.COLOR_GRAY2BGR)
-    img = cv2.add(cv2.multiply(paper_img, m3, scale=1 / 255),
-                  cv2.multiply(lid, 255 - m3, scale=1 / 255))
-    del lid, m3, paper_img
+    outline = np.round(paper_px * 16).astype(np.int32)
+    cv2.fillPoly(img, [np.round(glass * 16).astype(np.int32), outline], (lid_level,) * 3,
+                 cv2.LINE_AA, shift=4)
+    cv2.polylines(img, [outline], True, (lid_level * 0.55,) * 3, max(1, round(dpi / 150)),
+                  cv2.LINE_AA, shift=4)
     grey = rng.random() < 0.3
     if grey:
         img = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
@@ -1256,12 +1263,15 @@ def _encode(rng: np.random.Generator, img: np.ndarray, profile: str) -> tuple[by
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
         fmt: dict[str, Any] = {"format": "jpeg", "jpeg_quality": q}
         ext = ".jpg"
-    elif profile in SCAN_PROFILES and rng.random() < 0.4:
+    elif profile in SCAN_PROFILES and rng.random() < (0.4 if img.shape[0] < 4000 else 0.8):
+        # scanners save colour at high resolution as JPEG more often than not
         q = int(rng.integers(75, 96))
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
         fmt, ext = {"format": "jpeg", "jpeg_quality": q}, ".jpg"
     else:
-        ok, buf = cv2.imencode(".png", img, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+        ok, buf = cv2.imencode(".png", img, [cv2.IMWRITE_PNG_COMPRESSION, 1,
+                                             cv2.IMWRITE_PNG_STRATEGY,
+                                             cv2.IMWRITE_PNG_STRATEGY_RLE])
         fmt, ext = {"format": "png"}, ".png"
     if not ok:  # pragma: no cover
         raise RuntimeError("image encoding failed")
