@@ -37,7 +37,8 @@ def _write_pdf(data: bytes, output: str) -> None:
 @click.option("--fillable", is_flag=True, help="Make an AcroForm PDF to fill in a PDF viewer.")
 @click.option("-o", "--output", default=None, metavar="FILE",
               help="Where to write the PDF ('-' for stdout); default "
-                   "<sheet>-<edition>-<paper>[-fillable].pdf in the current directory.")
+                   "<sheet>-<edition>-<paper>[-fillable].pdf in the current directory "
+                   "(no edition for the Spacer forms).")
 @click.option("--sheet", "booklet_sheet", default=None, metavar="letter|a4",
               help="spacer-booklet only: the paper the booklet is printed on (default "
                    "letter).")
