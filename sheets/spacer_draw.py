@@ -30,12 +30,10 @@ from sheets.draw import (
     MIN_TEXT,
     MUTED,
     RULE,
-    RULE_LINE,
     Sheet,
     band,
     checkbox,
     digit_cells,
-    hline,
     text,
     text_mid,
     write_in,
@@ -230,10 +228,6 @@ def caption(sheet: Sheet, x: float, y: float, s: str, width: float | None = None
             align: str = "left", color: Color = MUTED) -> float:
     """A small label set above a write-in line (baseline at y)."""
     return text(sheet, x, y, s, MIN_TEXT, fonts.BOLD, color, align, width=width)
-
-
-def rule_row(sheet: Sheet, x: float, width: float, y: float) -> None:
-    hline(sheet, x, x + width, y, RULE, RULE_LINE)
 
 
 # --- mark primitives -------------------------------------------------------------------------
