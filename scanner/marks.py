@@ -34,13 +34,13 @@ from scanner.template import RegionGeom, Template
 
 CHECKED, SLASHED, EMPTY, CANCELLED, REVIEW = "checked", "slashed", "empty", "cancelled", "review"
 
-ALIGN_MM = 0.45  # search +-0.45 mm (+-3.5 px at 200 dpi) around where the homography puts a box
+ALIGN_MM = 1.5  # coarse search +-1.5 mm around where the homography puts a box
 # box thresholds: fractions of a box's inside
 F_EMPTY = 0.02  # less ink than this: empty (a speck, noise)
 F_MARK = 0.055  # more ink than this: a mark (a single thin stroke across covers ~0.1)
 F_CENTRE = 0.04  # a mark crosses the middle of the box; ink only at the edge is stray
 F_FILLED = 0.93  # a box inked edge to edge: coloured in, or cancelled
-HALO_CANCEL = 0.35  # ...and this much of the rim around it inked: filled over: cancelled
+HALO_CANCEL = 0.55  # ...and this much of the rim around it inked: filled over: cancelled
 HALO_REVIEW = 0.08  # between the two: review (a marker's check overshoots too)
 # slash or tick/cross: the share of the ink on a second straight band once the best band
 # (the main stroke) is taken away. Measured on pen-filled photos: slashes <= 0.14,
@@ -49,6 +49,7 @@ SECOND_SLASH = 0.10  # at most this on a second stroke: a single stroke (slash)
 SECOND_CROSS = 0.18  # at least this: two strokes (tick, cross)
 SLASH_MAX_INK = 0.55  # a box more inked than this is coloured in, not slashed
 FIRST_SLASH = 0.80  # and a slash has most of its ink on its one band
+MIN_MATCH = 0.3  # a box whose outline matches the blank sheet worse than this: review
 OVER_PRINT = 0.22  # ink over printed text: this much darker than the print
 FAINT = 0.45  # a mark this much lighter than the sheet's typical mark is "faint"
 
@@ -87,40 +88,70 @@ class Reading:
 
 
 # --- alignment ---------------------------------------------------------------------------
-def _search_window(canvas: np.ndarray, g: RegionGeom, r: int) -> np.ndarray:
-    pu0, pv0, pu1, pv1 = g.patch
-    H, W = canvas.shape
-    if pu0 - r >= 0 and pv0 - r >= 0 and pu1 + r <= W and pv1 + r <= H:
-        return canvas[pv0 - r:pv1 + r, pu0 - r:pu1 + r]
-    big = cv2.copyMakeBorder(canvas, r, r, r, r, cv2.BORDER_REPLICATE)
-    return big[pv0:pv1 + 2 * r, pu0:pu1 + 2 * r]
+def _match(img: np.ndarray, tmpl: np.ndarray, u0: int, v0: int, r: int
+           ) -> tuple[int, int, float]:
+    """Best (du, dv, score) of `tmpl` placed at (u0, v0) +- r in `img`."""
+    h, w = tmpl.shape
+    H, W = img.shape
+    a, b = u0 - r, v0 - r
+    if a < 0 or b < 0 or a + w + 2 * r > W or b + h + 2 * r > H:
+        big = cv2.copyMakeBorder(img, r, r, r, r, cv2.BORDER_REPLICATE)
+        win = big[b + r:b + r + h + 2 * r, a + r:a + r + w + 2 * r]
+    else:
+        win = img[b:b + h + 2 * r, a:a + w + 2 * r]
+    res = cv2.matchTemplate(win, tmpl, cv2.TM_CCOEFF_NORMED)
+    _, best, _, loc = cv2.minMaxLoc(res)
+    return loc[0] - r, loc[1] - r, float(best) if np.isfinite(best) else 0.0
 
 
-def align(canvas: np.ndarray, tpl: Template) -> dict[str, tuple[int, int]]:
-    """Each region's (du, dv) shift, regularised by its neighbours."""
-    r = max(1, round(ALIGN_MM / 25.4 * tpl.dpi))
-    ids, shifts, scores = [], [], []
-    for g in tpl.regions:
-        pu0, pv0, pu1, pv1 = g.patch
-        t = tpl.gray[pv0:pv1, pu0:pu1].astype(np.float32)
-        win = _search_window(canvas, g, r).astype(np.float32)
-        res = cv2.matchTemplate(win, t, cv2.TM_CCOEFF_NORMED)
-        _, best, _, loc = cv2.minMaxLoc(res)
-        ids.append(g.region.id)
-        shifts.append((loc[0] - r, loc[1] - r))
-        scores.append(best if np.isfinite(best) else 0.0)
-    s = np.array(shifts, np.float32)
-    good = np.array(scores, np.float32) > 0.5
-    out: dict[str, tuple[int, int]] = {}
-    for k, rid in enumerate(ids):
+def _regularise(tpl: Template, s: np.ndarray, good: np.ndarray, tol: float) -> np.ndarray:
+    """Replace shifts that are weak or disagree with their neighbours' median."""
+    out = s.copy()
+    for k in range(len(s)):
         near = tpl.neighbours[k][good[tpl.neighbours[k]]]
         if near.size >= 3:
             med = np.median(s[near], axis=0)
-            if not good[k] or np.abs(s[k] - med).max() > 1.5:
-                out[rid] = (round(med[0]), round(med[1]))
-                continue
-        out[rid] = (int(s[k][0]), int(s[k][1])) if good[k] else (0, 0)
+            if not good[k] or np.abs(s[k] - med).max() > tol:
+                out[k] = np.round(med)
+        elif not good[k]:
+            out[k] = 0
     return out
+
+
+def align(canvas: np.ndarray, tpl: Template) -> tuple[dict[str, tuple[int, int]],
+                                                       dict[str, float]]:
+    """Each region's (du, dv) shift and match score: coarse to fine. A coarse search
+    (+-ALIGN_MM at half resolution) absorbs what a homography cannot (page curl, lens
+    distortion), a fine one (+-2 px) settles on the outline; after each, a shift that
+    disagrees with the boxes nearby (a mark fooling the match) takes their median."""
+    half = cv2.resize(canvas, (canvas.shape[1] // 2, canvas.shape[0] // 2),
+                      interpolation=cv2.INTER_AREA).astype(np.float32)
+    tg_half = tpl.gray_half
+    rc = max(1, round(ALIGN_MM / 25.4 * tpl.dpi / 2))
+    n = len(tpl.regions)
+    coarse = np.zeros((n, 2), np.float32)
+    cgood = np.zeros(n, bool)
+    for k, g in enumerate(tpl.regions):
+        pu0, pv0, pu1, pv1 = (v // 2 for v in g.patch)
+        t = tg_half[pv0:pv1, pu0:pu1]
+        du, dv, sc = _match(half, t, pu0, pv0, rc)
+        coarse[k] = (2 * du, 2 * dv)
+        cgood[k] = sc > 0.5
+    coarse = _regularise(tpl, coarse, cgood, 3.0)
+    img = canvas.astype(np.float32)
+    fine = np.zeros((n, 2), np.float32)
+    scores = np.zeros(n, np.float32)
+    for k, g in enumerate(tpl.regions):
+        pu0, pv0, pu1, pv1 = g.patch
+        t = tpl.gray_f[pv0:pv1, pu0:pu1]
+        cu, cv = int(coarse[k][0]), int(coarse[k][1])
+        du, dv, sc = _match(img, t, pu0 + cu, pv0 + cv, 2)
+        fine[k] = (cu + du, cv + dv)
+        scores[k] = sc
+    fine = _regularise(tpl, fine, scores > 0.5, 1.5)
+    ids = [g.region.id for g in tpl.regions]
+    return ({rid: (int(fine[k][0]), int(fine[k][1])) for k, rid in enumerate(ids)},
+            {rid: float(scores[k]) for k, rid in enumerate(ids)})
 
 
 def _patch(canvas: np.ndarray, g: RegionGeom, shift: tuple[int, int]) -> np.ndarray:
@@ -274,7 +305,8 @@ def calibrate(patches: dict[str, np.ndarray], geoms: dict[str, RegionGeom]) -> C
     percentile) is the noise, whatever share of the box is inked, and the median over
     boxes of the box medians is the paper level (most boxes are mostly paper, even on a
     full sheet)."""
-    meds, spreads = [], []
+    meds: list[float] = []
+    spreads: list[float] = []
     for rid, d in patches.items():
         v = d[geoms[rid].inside]
         if v.size < 20:
@@ -282,8 +314,14 @@ def calibrate(patches: dict[str, np.ndarray], geoms: dict[str, RegionGeom]) -> C
         lo, med = np.percentile(v, (16, 50))
         meds.append(med)
         spreads.append(med - lo)
-    p0 = float(np.median(meds)) if meds else 0.0
-    noise = max(float(np.median(spreads)) if spreads else 0.0, 0.004)
+    if not meds:
+        return Calibration(0.0, 0.004, 0.12, 0.06)
+    m, sp = np.array(meds), np.array(spreads)
+    # a sheet may have most boxes marked (a thick marker, a long career): the paper is
+    # the lightest fifth of the box medians, the noise that of the boxes at that level
+    p0 = float(np.percentile(m, 20))
+    paper = m <= p0 + 0.05
+    noise = max(float(np.median(sp[paper] if paper.sum() >= 10 else sp)), 0.004)
     return Calibration(p0, noise, p0 + max(7 * noise, 0.12), p0 + max(4 * noise, 0.06))
 
 
@@ -313,6 +351,9 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
             if state == REVIEW:
                 return Mark(REVIEW, 0.4, CHECKED, "faint mark: tick, cross or slash?", f)
             return Mark(state, 0.65, state, "faint mark", f)
+        if f["level"] < (cal.t_faint + cal.t_ink) / 2 and ink < F_EMPTY:
+            # a trace barely above the paper's noise (a blur halo, a shadow's edge)
+            return Mark(EMPTY, 0.6, EMPTY, "", f)
         likely = CHECKED if ink >= F_MARK / 2 and faint >= F_MARK else EMPTY
         return Mark(REVIEW, 0.35, likely, "a little ink: a light mark, an erasure or a "
                     "stray?", f)
@@ -365,7 +406,7 @@ def is_executed(region_id: str) -> bool:
 
 def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
     """Read every checkbox and bubble of a rectified sheet."""
-    shifts = align(canvas, tpl)
+    shifts, scores = align(canvas, tpl)
     geoms = tpl.by_id()
     patches: dict[str, np.ndarray] = {}
     other: dict[str, np.ndarray] = {}
@@ -413,6 +454,10 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
             band = max(6.0, 1.2 * stroke_width(m) + 2.0)
             line = line_fraction(ys, xs, band) if executed else None
         mk = classify(f, executed, line, cal)
+        weak = (scores[rid] < MIN_MATCH and mk.state != EMPTY) or scores[rid] < MIN_MATCH / 2
+        if weak and f["ink"] < SLASH_MAX_INK:  # (a box inked all over matches poorly)
+            mk = Mark(REVIEW, 0.3, mk.likely, "the box's outline was not found where "
+                      "expected (a fold, a shadow, ink all over it?)", mk.features)
         if line is not None:
             mk.features["line"] = round(line[0], 3)
             mk.features["line2"] = round(line[1], 3)

@@ -60,6 +60,8 @@ class Template:
     regions: tuple[RegionGeom, ...]
     neighbours: tuple[np.ndarray, ...]  # per region: the indices of regions nearby
     ink_max: np.ndarray  # the template's darkness, 3x3 maximum (a pixel of misalignment)
+    gray_f: np.ndarray  # the canvas as float32 (for matching)
+    gray_half: np.ndarray  # ... at half resolution
 
     def by_id(self) -> dict[str, RegionGeom]:
         return {g.region.id: g for g in self.regions}
@@ -184,4 +186,7 @@ def blank(manifest: Manifest, dpi: float) -> Template:
     reach = NEIGHBOURS_MM / 25.4 * dpi
     neighbours = tuple(np.flatnonzero((row < reach) & (row > 0)) for row in dist)
     ink_max = cv2.dilate(ink, np.ones((3, 3), np.uint8))
-    return Template(manifest, dpi, gray, ink, paper, geoms, neighbours, ink_max)
+    half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2),
+                      interpolation=cv2.INTER_AREA).astype(np.float32)
+    return Template(manifest, dpi, gray, ink, paper, geoms, neighbours, ink_max,
+                    gray.astype(np.float32), half)
