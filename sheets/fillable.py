@@ -75,8 +75,10 @@ class FormBuilder:
         kw = self._common(f"{group}.{value}")
         kw["name"] = group
         kw["fieldFlags"] = "radio"
+        # shape="square" (borderless): ReportLab centres the circle's dot only on 20 pt
+        # circle-shaped buttons; on a square widget it stays centred at any size
         self.af.radio(value=value, selected=False, x=x, y=y, size=size, buttonStyle="circle",
-                      shape="circle", **kw)
+                      shape="square", **kw)
 
     def text(self, name: str, r: Rect) -> None:
         x, y, w, h = r
