@@ -340,26 +340,43 @@ def _restyle(inks: list[Ink], style: InkStyle) -> list[Ink]:
     return out
 
 
-def _gap(manifest: Manifest, rid: str, r: Rect) -> float:
-    """Clear space (pt) around region `rid` before another region begins."""
-    best = 12.0
+OUTLINE = 0.7  # pt: the printed box outline (sheets.draw.BOX_LINE), inside a region's rect
+
+
+def _side_gaps(manifest: Manifest, rid: str, r: Rect, span: float
+               ) -> tuple[float, float, float, float]:
+    """Clear space (pt) from region `rid` to the nearest other region on its left, right,
+    bottom and top (regions within `span` of its sides count, so diagonal neighbours do)."""
+    x, y, w, h = r
+    left = right = bottom = top = 40.0
     for o in manifest.regions:
         if o.id == rid:
             continue
         ox, oy, ow, oh = o.rect
-        sep = max(ox - (r[0] + r[2]), r[0] - (ox + ow), oy - (r[1] + r[3]), r[1] - (oy + oh))
-        best = min(best, sep)
-    return max(0.0, best)
+        if oy < y + h + span and oy + oh > y - span:
+            if ox + ow <= x + 1e-6:
+                left = min(left, x - (ox + ow))
+            elif ox >= x + w - 1e-6:
+                right = min(right, ox - (x + w))
+        if ox < x + w + span and ox + ow > x - span:
+            if oy + oh <= y + 1e-6:
+                bottom = min(bottom, y - (oy + oh))
+            elif oy >= y + h - 1e-6:
+                top = min(top, oy - (y + h))
+    return left, right, bottom, top
 
 
 def _correction(rng: random.Random, manifest: Manifest, rid: str, colour: tuple[float, ...],
                 width: float) -> list[Stroke]:
-    """A box filled solid, then scribbled over, kept clear of its neighbours."""
+    """A box filled solid, then scribbled over past its outline: the scribble may cross
+    the gap to a neighbour and run over its printed outline, never into its inside."""
     x, y, w, h = manifest.region(rid).rect
     col = (float(colour[0]), float(colour[1]), float(colour[2]))
-    room = max(0.0, _gap(manifest, rid, (x, y, w, h)) - width / 2 - 0.3)
-    over = min(room, w * 0.12)
-    x0, y0, x1, y1 = x - over * 0.5, y - over * 0.5, x + w + over * 0.5, y + h + over * 0.5
+    cap = rng.uniform(3.0, 7.0)  # how far past the box the hand goes, where there is room
+    gaps = _side_gaps(manifest, rid, (x, y, w, h), cap + 1.0)
+    left, right, bottom, top = (max(0.0, min(cap, g + 0.8 * OUTLINE)) for g in gaps)
+    over = min(0.3, *(max(0.0, g - width / 2) for g in gaps))
+    x0, y0, x1, y1 = x - over, y - over, x + w + over, y + h + over
     pitch = max(0.35, width * 0.6)
     rows = max(3, math.ceil((y1 - y0 - width) / pitch) + 1)
     fill: list[tuple[float, float]] = []
@@ -368,20 +385,19 @@ def _correction(rng: random.Random, manifest: Manifest, rid: str, colour: tuple[
         a, b = x0 + width / 2 + rng.uniform(0, 0.4), x1 - width / 2 - rng.uniform(0, 0.4)
         fill.extend([(a, v), (b, v)] if k % 2 == 0 else [(b, v), (a, v)])
     out = [Stroke(tuple((round(p, 3), round(q, 3)) for p, q in fill), round(width, 3), col)]
-    # the scribble: loops round the box, reaching up to `room` beyond it
-    reach = min(room, w * 0.45)
-    lo_x, hi_x = x - reach + width / 2, x + w + reach - width / 2
-    lo_y, hi_y = y - reach + width / 2, y + h + reach - width / 2
+    # the scribble: loops round the box, clipped (stroke edge included) to the room it has
+    sw = round(width * rng.uniform(0.9, 1.2), 3)
+    lo_x, hi_x = x - left + sw / 2, x + w + right - sw / 2
+    lo_y, hi_y = y - bottom + sw / 2, y + h + top - sw / 2
     cx, cy = x + w / 2, y + h / 2
     pts = []
-    turns = rng.randint(3, 6)
-    for k in range(turns * 6 + 1):
+    for k in range(rng.randint(3, 6) * 6 + 1):
         t = k / 6 * 2 * math.pi
-        rr = rng.uniform(0.35, 0.75)
-        px = cx + math.cos(t + rng.uniform(-0.3, 0.3)) * (w / 2 + reach) * rr * 1.4
-        py = cy + math.sin(t * 1.7) * (h / 2 + reach) * rr * 1.4
+        rr = rng.uniform(0.45, 0.8)
+        px = cx + math.cos(t + rng.uniform(-0.3, 0.3)) * (w / 2 + cap) * rr * 1.3
+        py = cy + math.sin(t * 1.7) * (h / 2 + cap) * rr * 1.3
         pts.append((round(min(hi_x, max(lo_x, px)), 3), round(min(hi_y, max(lo_y, py)), 3)))
-    out.append(Stroke(tuple(pts), round(width * rng.uniform(0.9, 1.2), 3), col))
+    out.append(Stroke(tuple(pts), sw, col))
     return out
 
 
