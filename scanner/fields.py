@@ -82,7 +82,7 @@ def read_digits(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> 
             continue
         ys, xs = np.nonzero(ink)
         h, w = ys.max() - ys.min() + 1, xs.max() - xs.min() + 1
-        if h < 0.4 * w and h < 0.3 * sub.shape[0]:
+        if h < 0.5 * w and h < 0.3 * sub.shape[0]:
             chars.append("-")
             confs.append(0.9)
             continue
