@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     from sheets.draw import Sheet
 
 BUILTIN_MODULES = ("sheets.career", "sheets.spacer_setting", "sheets.spacer_character",
-                   "sheets.spacer_card")
+                   "sheets.spacer_card", "sheets.odds_card_opial", "sheets.odds_card_spacer",
+                   "sheets.odds_card_pool")
 
 
 @dataclass(frozen=True)

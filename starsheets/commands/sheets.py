@@ -14,6 +14,9 @@ from starsheets.io import dump_json, load_data_file, write_bytes, write_text
 PAPER_HELP = ("Paper size: letter or a4 (default letter); the Spacer forms also "
               "half-letter and a5.")
 BOOKLET_KIND = "spacer-booklet"
+ODDS_CARD = "odds-card"
+ODDS_SYSTEMS = {"opial": "opial-odds-card", "spacer": "spacer-odds-card",
+                "pool": "pool-odds-card"}
 EDITION_HELP = "Rules edition: later (default) or earlier."
 
 
@@ -42,14 +45,17 @@ def _write_pdf(data: bytes, output: str) -> None:
 @click.option("--sheet", "booklet_sheet", default=None, metavar="letter|a4",
               help="spacer-booklet only: the paper the booklet is printed on (default "
                    "letter).")
+@click.option("--system", default=None, metavar="opial|spacer|pool",
+              help="odds-card only: the game whose odds the card prints.")
 def print_sheet(sheet: str, paper: str, edition: str | None, fillable: bool,
-                output: str | None, booklet_sheet: str | None) -> None:
+                output: str | None, booklet_sheet: str | None, system: str | None) -> None:
     """Print a blank SHEET as a PDF, with fiducials, QR code and layout manifest.
 
     SHEET: career; setting, character, reference-card (the Spacer forms); or
     spacer-booklet (the three Spacer forms at half-letter, imposed as a saddle-stitched
-    booklet on --sheet letter or a4)."""
-    from sheets import get_kind, render
+    booklet on --sheet letter or a4); or odds-card --system opial|spacer|pool (exact
+    odds tables and charts, any of the four papers; see docs/odds.md)."""
+    from sheets import get_kind, get_paper, render
 
     if sheet.strip().lower() == BOOKLET_KIND:
         _print_spacer_booklet(output, booklet_sheet or "letter")
@@ -57,7 +63,19 @@ def print_sheet(sheet: str, paper: str, edition: str | None, fillable: bool,
     if booklet_sheet is not None:
         raise UsageError("--sheet is for `print spacer-booklet` only",
                          "Use --paper to choose the paper of a sheet.")
+    if sheet.strip().lower() == ODDS_CARD:
+        sheet = _odds_card_kind(system)
+    elif system is not None:
+        raise UsageError("--system is for `print odds-card` only",
+                         "Use --system with `starsheets print odds-card`.")
     kind = get_kind(sheet)
+    if kind.id in ODDS_SYSTEMS.values():
+        if fillable:
+            raise UsageError("an odds card has nothing to fill in", "Leave out --fillable.")
+        kind.edition(edition)  # mistakes are reported before any long computing
+        get_paper(paper, kind.papers)
+        if kind.id == ODDS_SYSTEMS["opial"]:
+            _prepare_opial_odds()
     result = render(kind.id, edition, paper, fillable=fillable)
     if result.overflows:
         _note(f"warning: {len(result.overflows)} text(s) squeezed: {result.overflows[0]}")
@@ -66,6 +84,31 @@ def print_sheet(sheet: str, paper: str, edition: str | None, fillable: bool,
     ed = f"-{m.edition}" if len(kind.editions) > 1 else ""
     default = f"{name}{ed}-{m.paper}{'-fillable' if fillable else ''}.pdf"
     _write_pdf(result.pdf, output or default)
+
+
+def _odds_card_kind(system: str | None) -> str:
+    """The sheet kind of `print odds-card --system S`."""
+    choices = ", ".join(ODDS_SYSTEMS)
+    if system is None:
+        raise UsageError("print odds-card needs --system", f"Use --system with one of: {choices}.")
+    key = system.strip().lower()
+    if key not in ODDS_SYSTEMS:
+        raise UsageError(f"unknown --system '{system}'", f"Use one of: {choices}.")
+    return ODDS_SYSTEMS[key]
+
+
+def _prepare_opial_odds() -> None:
+    """Fill the persistent cache of exact OPIAL odds (once; with a progress bar)."""
+    from game.opial.odds_cache import default_path
+    from sheets.odds_card_opial import missing_count, prepare
+    from starsheets.progress import bar
+
+    todo = missing_count()
+    if not todo:
+        return
+    _note(f"computing {todo} exact OPIAL roll odds once (cached in {default_path().parent})")
+    with bar(todo, "OPIAL odds", "roll") as b:
+        prepare(on_done=b.update)
 
 
 def _print_spacer_booklet(output: str | None, sheet: str) -> None:
