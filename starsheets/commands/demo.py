@@ -19,9 +19,10 @@ def _step(title: str) -> None:
 @click.option("--seed", type=int, default=2026, show_default=True, help="Dice seed of the career.")
 @click.pass_context
 def demo(ctx: click.Context, out: str, seed: int) -> ExitCode:
-    """Play and score a narrated career, print every sheet, fill the career page, and read
-    it back."""
+    """Play and score a narrated career, print every sheet, fill the career page, and end
+    with the main job: scan a phone photo of a finished career page."""
     from starsheets.commands.career import play_cmd, score_cmd, simulate_cmd, validate_cmd
+    from starsheets.commands.scan import scan
     from starsheets.commands.sheets import fill_command, print_sheet
 
     folder = Path(out)
@@ -52,4 +53,15 @@ def demo(ctx: click.Context, out: str, seed: int) -> ExitCode:
                paper="letter")
     _step("Scoring the saved page")
     ctx.invoke(score_cmd, file=str(state), edition=None, as_json=False)
+    photo = _sample_photo()
+    _step(f"Scanning a phone photo of a finished career: {photo}")
+    overlays = folder / "overlays"
+    ctx.invoke(scan, files=(str(photo),), as_json=False, overlay_dir=str(overlays),
+               out_dir=None, jobs=1, no_ocr=False)
+    click.echo(f"\nThe overlay (what was read, box by box) is in {overlays}/")
     return ExitCode.OK
+
+
+def _sample_photo() -> Path:
+    """The sample phone photo shipped in samples/photos (repository checkout)."""
+    return Path(__file__).resolve().parents[2] / "samples" / "photos" / "phone.jpg"
