@@ -141,22 +141,20 @@ def _noise_lut(sigma: float) -> np.ndarray:
 def _add_noise(img: np.ndarray, rng: np.random.Generator, sigma: float, chroma: float,
                grain: int = 2) -> np.ndarray:
     """Sensor noise: luminance noise at 1/grain resolution (demosaiced noise is not
-    independent per pixel) plus colour noise at a quarter of that."""
+    independent per pixel) plus colour noise at a quarter of that, added in one pass."""
     h, w = img.shape[:2]
-    if sigma > 0:
-        u = rng.integers(0, 256, (h // grain + 1, w // grain + 1), dtype=np.uint8)
-        n = cv2.resize(cv2.LUT(u, _noise_lut(sigma * grain ** 0.5)), (w, h),
-                       interpolation=cv2.INTER_LINEAR)
-        if img.ndim == 3:
-            n = cv2.cvtColor(n, cv2.COLOR_GRAY2BGR)
-        img = cv2.addWeighted(img, 1.0, n, 1.0, -128.0)
-    if chroma > 0 and img.ndim == 3:
-        g = grain * 4
-        u = rng.integers(0, 256, (h // g + 1, w // g + 1, 3), dtype=np.uint8)
-        n = cv2.resize(cv2.LUT(u, _noise_lut(chroma * g ** 0.5)), (w, h),
-                       interpolation=cv2.INTER_LINEAR)
-        img = cv2.addWeighted(img, 1.0, n, 1.0, -128.0)
-    return img
+    gh, gw = h // grain + 1, w // grain + 1
+    u = rng.integers(0, 256, (gh, gw), dtype=np.uint8)
+    n = cv2.LUT(u, _noise_lut(max(sigma, 0.0) * grain ** 0.5))
+    if img.ndim == 3:
+        n = cv2.cvtColor(n, cv2.COLOR_GRAY2BGR)
+        if chroma > 0:
+            u = rng.integers(0, 256, (gh // 4 + 1, gw // 4 + 1, 3), dtype=np.uint8)
+            c = cv2.resize(cv2.LUT(u, _noise_lut(chroma * (grain * 4) ** 0.5)), (gw, gh),
+                           interpolation=cv2.INTER_LINEAR)
+            n = cv2.addWeighted(n, 1.0, c, 1.0, -128.0)
+    n = cv2.resize(n, (w, h), interpolation=cv2.INTER_LINEAR)
+    return cv2.addWeighted(img, 1.0, n, 1.0, -128.0)
 
 
 def _blur(img: np.ndarray, kind: str, amount: float, angle: float) -> np.ndarray:
