@@ -195,7 +195,12 @@ class HeatTable:
         return sum(lead.width(st) for lead in self.leads)
 
     def min_col(self, st: Style) -> float:
-        return st.min_col * (1.45 if self.second is not None else 1.0)
+        """The narrowest number column: the style's (wider with a second number), or
+        what the widest column heading needs."""
+        heads = [0.0] if self.head is not None else [
+            fonts.width(line, fonts.BOLD, MIN_TEXT) + 3
+            for _g, cols in self.groups for c in cols for line in c.split("\n")]
+        return max(st.min_col * (1.45 if self.second is not None else 1.0), *heads)
 
     def has_group_row(self) -> bool:
         return any(g[0] for g in self.groups) or bool(self.corner)
