@@ -41,7 +41,9 @@ from pypdf.generic import (
 from sheets.imposition import (
     IDENTITY,
     MARK_MARGIN,
+    MAX_CREEP_MM,
     PT_PER_MM,
+    SHEETS,
     Bind,
     Flip,
     Matrix,
@@ -64,14 +66,6 @@ from sheets.imposition import (
 )
 from starsheets.errors import EncryptedPdfError, InputFileError, UsageError
 from starsheets.io import read_bytes, write_bytes
-
-SHEETS: dict[str, Size] = {
-    "letter": Size(11 * 72.0, 8.5 * 72.0),
-    "a4": Size(297 * PT_PER_MM, 210 * PT_PER_MM),
-}
-"""Landscape sheet sizes in points."""
-
-MAX_CREEP_MM = 20.0
 
 _REPAIR = "Repair it (for example `qpdf IN.pdf OUT.pdf`) or re-export it."
 

@@ -369,3 +369,12 @@ def fold_marks(sheet: Size, slot: Size) -> list[Segment]:
     x = left.x1
     return [((x, left.y1 + MARK_OFFSET), (x, left.y1 + MARK_OFFSET + MARK_LENGTH)),
             ((x, left.y0 - MARK_OFFSET), (x, left.y0 - MARK_OFFSET - MARK_LENGTH))]
+
+
+SHEETS: dict[str, Size] = {
+    "letter": Size(11 * 72.0, 8.5 * 72.0),
+    "a4": Size(297 * PT_PER_MM, 210 * PT_PER_MM),
+}
+"""Landscape sheet sizes in points."""
+
+MAX_CREEP_MM = 20.0

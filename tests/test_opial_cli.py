@@ -246,10 +246,6 @@ def test_unknown_edition(runs, capsys) -> None:
     assert "middle" in err
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: a schema-valid count far beyond the page (promotion: 10**12) is expanded to a "
-    "tuple by state._boxes and crashes with an internal MemoryError (exit 15) instead of "
-    "a StateFormatError naming the field (exit 5); the schema has no maximum"))
 def test_count_beyond_the_page_is_a_format_error(runs) -> None:
     err = one_line_error(runs["huge"], 5)
     assert "promotion" in err

@@ -135,9 +135,12 @@ def test_executed_overflow() -> None:
 
 
 def test_too_many_missions_in_tour() -> None:
-    # Efficiency 1 allows 3 a tour; Tours 2 and 3 have 4
+    # Efficiency 1 allows 3 a tour; Tours 2 and 3 have 4 (and the Efficiency level that
+    # Dan's third Security success granted is then missing: a warning of its own)
     page = dan(skills={**dan().skills, "efficiency": (1,)}, written=None)
-    found = only(page, "too-many-missions-in-tour")
+    found = [f for f in validate(page, RULES) if f.code != "skill-unchecked"]
+    assert {f.code for f in found} == {"too-many-missions-in-tour"}
+    assert "skill-unchecked" in codes(page)
     assert [f.boxes for f in found] == [("tour.2.mission.4",), ("tour.3.mission.4",)]
 
 
@@ -152,10 +155,6 @@ def test_tour_checked_with_no_missions_ended_early() -> None:
     assert f.boxes == ("tour.4",)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: validate._tours only looks at tours listed in tour_missions, so a checked tour "
-    "box after the last ticked tour (trailing zeros dropped, as to_dict/marks_to_state "
-    "write them) is never reported as tour-ended-early"))
 def test_tour_checked_with_no_missions_compact_form() -> None:
     # the same page as above, with tour_missions written without the trailing 0
     page = dan(tours=(1, 2, 3, 4))
@@ -306,10 +305,6 @@ def test_fly_on_helper_keeps_the_page_consistent() -> None:
     assert set(codes(page)) <= {"played-after-grand-admiral"}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: validate does not flag missions flown after Grand Admiral when the tours are in "
-    "order: successes worth far more than the 60-box track (GA ends the career, "
-    "docs/rules.md O3) give no finding"))
 def test_played_after_grand_admiral_detected_from_promotion_points() -> None:
     page = _fly_on(ga_career(), 6)
     earned = sum(page.successes(m.id) * m.promotion for m in RULES.missions)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from game.opial.rules import Rules
 from game.opial.state import EMPTY, FAILURE, SCORE_LINES, SUCCESS, CareerState
+from starsheets.errors import StateFormatError
 
 CHECKED, SLASHED, BLANK, CANCELLED = "checked", "slashed", "empty", "cancelled"
 MARKED = (CHECKED, SLASHED)
@@ -104,7 +105,9 @@ def state_to_marks(state: CareerState, rules: Rules) -> dict[str, str | int | No
         marks[f"score.{line}"] = value
     unknown = set(marks) - {r.id for r in regions(rules)}
     if unknown:
-        raise ValueError(f"state has boxes the page does not: {sorted(unknown)[:5]}")
+        raise StateFormatError(f"the state checks boxes the page does not have: "
+                               f"{', '.join(sorted(unknown)[:5])}",
+                               "Run starsheets validate on it and clear those boxes.")
     return marks
 
 

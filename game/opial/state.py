@@ -23,6 +23,7 @@ SCORE_LINES = ("tours_bonus", "final_promotion", "rank_bonus", "missions", "skil
                "total")
 
 Boxes = tuple[int, ...]
+MAX_BOXES = 999  # no group on the page comes near; bounds what a file may ask us to build
 
 
 def _boxes(value: int | Iterable[int] | None) -> Boxes:
@@ -138,9 +139,9 @@ def schema() -> dict[str, Any]:
     d = templates.load("opial")
     boxes = {"description": "Checked boxes: a count N (boxes 1..N) or the list of checked "
                             "box numbers (1-based).",
-             "oneOf": [{"type": "integer", "minimum": 0},
-                       {"type": "array", "items": {"type": "integer", "minimum": 1},
-                        "uniqueItems": True}]}
+             "oneOf": [{"type": "integer", "minimum": 0, "maximum": MAX_BOXES},
+                       {"type": "array", "maxItems": MAX_BOXES, "uniqueItems": True,
+                        "items": {"type": "integer", "minimum": 1, "maximum": MAX_BOXES}}]}
 
     def group(ids: Iterable[str], item: dict[str, Any]) -> dict[str, Any]:
         return {"type": "object", "additionalProperties": False,

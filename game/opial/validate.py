@@ -36,6 +36,22 @@ def _gaps(boxes: tuple[int, ...]) -> list[int]:
     return [b for b in range(1, top + 1) if b not in boxes]
 
 
+def _beyond_page(state: CareerState, rules: Rules) -> list[Finding]:
+    out = []
+    for prefix, label, boxes, limit in (
+            ("tour", "tour track", state.tours, rules.tour_count),
+            ("promotion", "promotion track", state.promotion, rules.track_boxes),
+            ("discipline", "Discipline", state.discipline, rules.discipline.boxes),
+            ("clone", "Clone uses", state.clone, rules.clone_uses)):
+        extra = [b for b in boxes if b > limit]
+        if extra:
+            out.append(Finding("box-beyond-page", ERROR,
+                               f"{label}: box {extra[0]} is checked but the page has {limit}",
+                               "Clear the boxes the page does not have.",
+                               tuple(f"{prefix}.{b}" for b in extra[:5])))
+    return out
+
+
 def _order(state: CareerState, rules: Rules) -> list[Finding]:
     out = []
     groups = [("tour", "tour track", state.tours), ("promotion", "promotion track", state.promotion),
@@ -80,7 +96,8 @@ def _tours(state: CareerState, rules: Rules) -> list[Finding]:
     done = max(state.tours, default=0)
     eff = state.skill_level(_kind(rules, "extra_mission"))
     allowed = rules.missions_per_tour(eff)
-    for t, n in enumerate(state.tour_missions, start=1):
+    counts = list(state.tour_missions) + [0] * max(0, done - len(state.tour_missions))
+    for t, n in enumerate(counts, start=1):
         if n > allowed:
             out.append(Finding(
                 "too-many-missions-in-tour", ERROR,
@@ -162,6 +179,16 @@ def _skills(state: CareerState, rules: Rules) -> list[Finding]:
         extra = level - granted
         if extra > 0:
             unexplained[s.id] = extra
+    for s in rules.skills:
+        granted = sum(state.successes(m.id) for m in rules.missions if m.skill == s.id)
+        level = max(state.skills.get(s.id, ()), default=0)  # gaps are boxes-out-of-order
+        if level < min(granted, s.max_level):
+            want = min(granted, s.max_level)
+            out.append(Finding(
+                "skill-unchecked", WARNING,
+                f"{granted} successful mission(s) grant {s.name}, but {level} level(s) are "
+                "checked", f"Check {s.name} levels {level + 1}-{want}.",
+                tuple(f"skill.{s.id}.{b}" for b in range(level + 1, want + 1))))
     option = rules.start_option(state.start)
     start_ids = {s.id for s in rules.start_skills}
     allowance = option.count
@@ -241,7 +268,16 @@ def _medals(state: CareerState, rules: Rules) -> list[Finding]:
 
 def _career_end(state: CareerState, rules: Rules) -> list[Finding]:
     out = []
-    if state.promotion_points >= rules.grand_admiral.threshold:
+    won = [m.promotion for m in rules.missions for _ in range(state.successes(m.id))]
+    # even if the last mission flown was the one worth most, Grand Admiral was reached
+    # before it, and the career ends there (O3)
+    if won and sum(won) - max(won) >= rules.grand_admiral.threshold:
+        out.append(Finding(
+            "played-after-grand-admiral", ERROR,
+            f"The successful missions give {sum(won)} promotion points: Grand Admiral "
+            f"(box {rules.grand_admiral.threshold}) was reached before the last of them, and "
+            "the career ends there", "Clear the missions flown after reaching Grand Admiral."))
+    elif state.promotion_points >= rules.grand_admiral.threshold:
         done = max(state.tours, default=0)
         if state.tours_started > done + 1:
             out.append(Finding(
@@ -279,7 +315,7 @@ def validate(state: CareerState, rules: Rules) -> list[Finding]:
             "edition-mismatch", WARNING,
             f"The page is the {state.edition} edition but is being checked under the "
             f"{rules.edition} edition", "Pass --edition to match the page."))
-    for check in (_order, _tours, _promotion, _skills, _medals, _career_end, _score_lines):
+    for check in (_beyond_page, _order, _tours, _promotion, _skills, _medals, _career_end, _score_lines):
         found.extend(check(state, rules))
     if not state.name.strip():
         found.append(Finding("no-name", WARNING, "The page has no name",

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import click
 
-from sheets.booklet import MAX_CREEP_MM, SHEETS, BookletSettings, make_booklet
-from sheets.imposition import Bind, Flip
+from sheets.imposition import MAX_CREEP_MM, SHEETS, Bind, Flip
 from starsheets.io import dump_json
 
 
@@ -36,6 +35,8 @@ def booklet(input_pdf: Path, output: Path, sheet: str, signature: int | None, cr
     Blank pages pad the booklet before the back cover; pages are scaled to fit, centred.
     See docs/booklets.md for the duplex setting and creep.
     """
+    from sheets.booklet import BookletSettings, make_booklet
+
     settings = BookletSettings(sheet=sheet, signature=signature, creep_mm=creep,
                                flip=Flip(flip), bind=Bind(bind), marks=marks)
     started = time.perf_counter()

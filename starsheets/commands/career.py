@@ -8,7 +8,6 @@ import time
 from typing import Any
 
 import click
-import numpy as np
 
 from game.opial.rules import Rules, load_rules, normalise_edition
 from game.opial.scoring import Score, score
@@ -143,6 +142,8 @@ def validate_cmd(args: tuple[str, ...], edition: str | None, as_json: bool) -> E
 def play_cmd(seed: int | None, edition: str | None, length: str, start: str, name: str,
              out: str | None, as_json: bool) -> ExitCode:
     """Play one career with a sensible policy, narrated turn by turn, and score it."""
+    import numpy as np
+
     from game.opial.narrate import narrate
     from game.opial.simulate import play_one, to_state
 
@@ -170,6 +171,8 @@ def play_cmd(seed: int | None, edition: str | None, length: str, start: str, nam
 
 
 def _summary(inp: Any, res: Any, n: int) -> dict[str, Any]:
+    import numpy as np
+
     from game.opial.engine import END_NAMES, GRAND_ADMIRAL
     from game.opial.simulate import to_state
 

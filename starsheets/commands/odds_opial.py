@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from game.opial.odds import Mods, medal_success, mission_success, single_die_success
 from game.opial.rules import load_rules, normalise_edition
 from starsheets import io
 from starsheets.commands.odds import odds
@@ -32,6 +31,8 @@ def _lookup(items: dict[str, object], key: str, what: str) -> object:
 def opial(mission: str, rank: str, skills: tuple[str, ...], edition: str | None,
           as_json: bool) -> ExitCode:
     """Exact chance of an OPIAL MISSION at a rank, with skills used optimally."""
+    from game.opial.odds import Mods, medal_success, mission_success, single_die_success
+
     rules = load_rules(normalise_edition(edition))
     m = _lookup({x.id: x for x in rules.missions}, mission, "mission")
     ranks = {r.id: r for r in rules.ranks} | {r.grade.lower(): r for r in rules.ranks}

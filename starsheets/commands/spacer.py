@@ -13,7 +13,6 @@ from typing import Any
 import click
 import yaml
 
-from game.spacer import readers
 from game.spacer.character import Character
 from game.spacer.creation import CharacterReport, validate_character
 from game.spacer.findings import ERROR, READINGS, WARNING, Finding, plural
@@ -26,11 +25,15 @@ from starsheets.io import dump_json, write_text
 def load_character(path: str) -> Character:
     """Read and schema-check a character file (JSON or YAML), or read a filled fillable
     Character Form (PDF)."""
+    from game.spacer import readers
+
     return readers.load_character(path)
 
 
 def load_setting(path: str) -> Setting:
     """Read a setting file (JSON or YAML), or a filled fillable Setting Form (PDF)."""
+    from game.spacer import readers
+
     return readers.load_setting(path)
 
 
