@@ -253,8 +253,8 @@ def card_blocks(sheet: Sheet, cache: OddsCache) -> list[Block]:
                       "% by rank · typical officer (see below)", typical, big),
         Notes((f"Ranks: {rank_names}. Blank: below the mission's minimum rank. "
                f"{DASH}: cannot succeed: a 7+ or 8+ needs +1s (Leadership or a colour "
-               "skill), or the rank's pool has no die of a colour the roll needs (no green "
-               "die from O-8: Liaison or Alien Tech).",
+               "skill), or the rank's pool has too few dice of a colour the roll needs "
+               "(O-7 has one green die, O-8 and O-9 none: Liaison or Alien Tech).",
                TYPICAL_WHY, REROLL_NOTE, PCT_NOTE)),
         HeatTable(
             title="At the minimum rank: re-rolls and +1s",
