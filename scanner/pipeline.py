@@ -30,7 +30,8 @@ from starsheets.errors import InputFileError, NotASheetError, StarsheetsError
 WORKING_DPI = 200.0  # the rectified canvas: a 3.5 mm box is 28 px
 MIN_DPI = 60.0  # a sheet smaller than this in the photo is refused
 LOW_DPI = 110.0  # below this, a warning: marks may go to review
-READABLE_KINDS = ("opial-career",)
+READABLE_KINDS = ("opial-career", "spacer-character", "spacer-setting")
+SPACER_KINDS = ("spacer-character", "spacer-setting")  # read by scanner.spacer
 
 
 @dataclass
@@ -54,6 +55,7 @@ class SheetResult:
     canvas: np.ndarray | None = None  # the rectified sheet (for the overlay)
     manifest: Any = None
     from_form: bool = False
+    spacer: Any = None  # Spacer forms: scanner.spacer.SpacerPage (a page) or SpacerForm
 
 
 class _Timer:
@@ -117,6 +119,10 @@ def scan_page(page: PageImage, ocr: bool = True) -> SheetResult:
     if f.dpi < LOW_DPI:
         res.warnings.append(f"low resolution on the sheet ({f.dpi:.0f} dpi): more marks may "
                             "need review")
+    if manifest.kind in SPACER_KINDS:
+        from scanner import spacer
+
+        return spacer.read_page(res, canvas, ocr, t, WORKING_DPI)
     with t.stage("template"):
         tpl = blank(manifest, WORKING_DPI)
     with t.stage("marks"):
@@ -244,6 +250,10 @@ def form_result(form: FormPage) -> SheetResult:
     t0 = time.perf_counter()
     _check_kind(form.kind, form.source)
     res.manifest = layout(form.kind, form.edition, form.paper)
+    if form.kind in SPACER_KINDS:
+        from scanner import spacer
+
+        return spacer.form_result(res, form.values, t0)
     written: dict[str, str | int | None] = {}
     for rid, v in form.values.items():
         if v in (CHECKED, SLASHED, EMPTY, CANCELLED):

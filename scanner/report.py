@@ -27,7 +27,7 @@ def to_json(r: SheetResult) -> dict[str, Any]:
             marks[rid]["likely"] = m.likely
             marks[rid]["why"] = m.why
     findings = list(r.findings)
-    return {
+    obj = {
         "source": r.source,
         "kind": r.kind,
         "edition": r.edition,
@@ -41,9 +41,16 @@ def to_json(r: SheetResult) -> dict[str, Any]:
         "timing": dict(r.timing),
         "warnings": list(r.warnings),
     }
+    if r.spacer is not None:  # a Spacer form: its pages and what to look at
+        from scanner import spacer
+
+        obj.update(spacer.json_extra(r))
+    return obj
 
 
-def _serious(findings: list[dict[str, Any]]) -> bool:
+def _serious(findings: list[dict[str, Any]], kind: str = "") -> bool:
+    if kind.startswith("spacer-"):  # the Spacer validator's warnings are advice
+        return any(str(f.get("severity")).lower() == "error" for f in findings)
     return any(str(f.get("severity", "warning")).lower() not in INFO_SEVERITIES
                for f in findings)
 
@@ -55,7 +62,7 @@ def exit_code(results: list[SheetResult]) -> ExitCode:
     for r in results:
         if r.error is not None:
             return ExitCode(int(r.error.exit_code))
-    if any(r.review or r.checks or _serious(r.findings) for r in results):
+    if any(r.review or r.checks or _serious(r.findings, r.kind) for r in results):
         return ExitCode.FINDINGS
     return ExitCode.OK
 
@@ -64,6 +71,10 @@ def summary(r: SheetResult) -> list[str]:
     """A few lines for a person: what was read, the score, what to look at."""
     if r.error is not None:
         return [f"{r.source}: error: {r.error.one_line()}"]
+    if r.spacer is not None:
+        from scanner import spacer
+
+        return spacer.summary(r)
     name = r.state.name if r.state is not None and r.state.name else "(no name read)"
     total = sum(r.timing.values())
     lines = [f"{r.source}: {r.kind} ({r.edition}) — {name} — {len(r.marks)} boxes in "

@@ -92,10 +92,10 @@ def _cat() -> bytes:
 
 
 def _other_kind() -> bytes:
-    """A Spacer character sheet: corner markers and a QR code, not a career page."""
+    """A Spacer reference card: corner markers and a QR code, nothing to read."""
     import pypdfium2 as pdfium
 
-    doc = pdfium.PdfDocument(sheets.render("spacer-character", None, "letter").pdf)
+    doc = pdfium.PdfDocument(sheets.render("spacer-reference", None, "letter").pdf)
     arr = doc[0].render(scale=150 / 72, grayscale=True).to_numpy()
     img = np.ascontiguousarray(arr[..., 0] if arr.ndim == 3 else arr)
     return cv2.imencode(".png", img)[1].tobytes()

@@ -24,7 +24,6 @@ def _scan_one(path: str, base: str, overlay_dir: str | None, out_dir: str | None
               ocr: bool, verbose: bool) -> list[dict[str, Any]]:
     """Scan one input (runs in a worker process with --jobs): per sheet, its JSON, its
     summary lines and its exit code. Never raises."""
-    from scanner import report
     from scanner.pipeline import scan_file
 
     try:
@@ -38,25 +37,63 @@ def _scan_one(path: str, base: str, overlay_dir: str | None, out_dir: str | None
             "summary": [f"{path}: internal error: {type(e).__name__}: {e} (run with -v for "
                         "the traceback, and please report it)"],
             "code": int(ExitCode.INTERNAL)}]
+    from scanner.spacer import is_page
+
     out = []
     for r in results:
-        obj = report.to_json(r)
-        lines = report.summary(r)
-        code = int(report.exit_code([r]))
-        stem = _stem(r.source, base)
-        try:
-            if overlay_dir and r.error is None and r.canvas is not None:
-                from scanner import overlay
+        if is_page(r):  # a page of a Spacer form: combined with its other pages later
+            out.append({"page": r, "base": base})
+            continue
+        out.append(_emit(r, _stem(r.source, base), overlay_dir, out_dir))
+    return out
 
-                target = Path(overlay_dir) / f"{stem}.png"
-                write_bytes(target, overlay.encode_png(overlay.render(r)))
-                obj["overlay"] = str(target)
-            if out_dir:
-                write_text(Path(out_dir) / f"{stem}.json", dump_json(obj))
-        except OutputError as e:
-            lines.append(f"{r.source}: error: {e.one_line()}")
-            code = int(ExitCode.OUTPUT)
-        out.append({"json": obj, "summary": lines, "code": code})
+
+def _emit(r: Any, stem: str, overlay_dir: str | None, out_dir: str | None,
+          overlays: list[tuple[Any, str]] | None = None) -> dict[str, Any]:
+    """One sheet's JSON, summary lines and exit code; its overlay(s) and JSON written
+    where asked (`overlays`: (page result, stem) of each page of a Spacer form)."""
+    from scanner import report
+
+    obj = report.to_json(r)
+    lines = report.summary(r)
+    code = int(report.exit_code([r]))
+    try:
+        if overlay_dir and r.error is None:
+            from scanner import overlay
+
+            pages = overlays if overlays is not None else (
+                [(r, stem)] if r.canvas is not None else [])
+            targets = []
+            for page, page_stem in pages:
+                target = Path(overlay_dir) / f"{page_stem}.png"
+                write_bytes(target, overlay.encode_png(overlay.render(page)))
+                targets.append(str(target))
+            if targets:
+                obj["overlay"] = targets[0] if overlays is None else targets
+        if out_dir:
+            write_text(Path(out_dir) / f"{stem}.json", dump_json(obj))
+    except OutputError as e:
+        lines.append(f"{r.source}: error: {e.one_line()}")
+        code = int(ExitCode.OUTPUT)
+    return {"json": obj, "summary": lines, "code": code}
+
+
+def _forms(sheets: list[dict[str, Any]], overlay_dir: str | None,
+           out_dir: str | None) -> list[dict[str, Any]]:
+    """The pages of Spacer forms put together (scanner.spacer.combine), each form
+    reported where its first page was."""
+    if not any("page" in s for s in sheets):
+        return sheets
+    from scanner.spacer import combine
+
+    bases = {id(s["page"]): s["base"] for s in sheets if "page" in s}
+    out = []
+    for item in combine([s.get("page", s) for s in sheets]):
+        if isinstance(item, dict):
+            out.append(item)
+            continue
+        pages = [(p, _stem(p.source, bases[id(p)])) for p in item.spacer.page_results]
+        out.append(_emit(item, pages[0][1], overlay_dir, out_dir, pages))
     return out
 
 
@@ -120,7 +157,7 @@ def scan(ctx: click.Context, files: tuple[str, ...], as_json: bool, overlay_dir:
             for a in args:
                 per_file.append(_scan_one(*a))
                 progress.update(1)
-    sheets = [s for res in per_file for s in res]
+    sheets = _forms([s for res in per_file for s in res], overlay_dir, out_dir)
     if as_json:
         sys.stdout.write(dump_json([s["json"] for s in sheets]))
         for s in sheets:  # errors also go to stderr, one line each
