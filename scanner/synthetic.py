@@ -56,7 +56,7 @@ from game.opial.state import EMPTY, FAILURE, SCORE_LINES, SUCCESS, CareerState
 from sheets.fill import DIGIT_STROKES, INKS, Ink, Stroke, plan_ink
 from sheets.manifest import Manifest, Rect
 
-VERSION = "1"  # bump when the same seed would give a different case
+VERSION = "2"  # bump when the same seed would give a different case
 KIND = "opial-career"
 PROFILES = ("phone", "phone-easy", "corner-cut", "scan", "scan-150", "scan-300", "scan-600",
             "clean")
@@ -321,9 +321,9 @@ def _ink_style(rng: np.random.Generator, profile: str) -> InkStyle:
         name = _pick(rng, tuple(PEN_COLOURS), (0.4, 0.4, 0.1, 0.1))
         return InkStyle("pen", PEN_COLOURS[name], name, float(rng.uniform(0.85, 1.15)), "pen")
     if tool == "pencil":
-        g = float(rng.uniform(0.4, 0.58))
+        g = float(rng.uniform(0.38, 0.55))
         return InkStyle("pencil", (g, g, g * 1.03), f"grey {g:.2f}",
-                        float(rng.uniform(0.5, 0.7)), "pen")
+                        float(rng.uniform(0.6, 0.85)), "pen")
     name = _pick(rng, tuple(MARKER_COLOURS), (0.5, 0.3, 0.1, 0.1))
     return InkStyle("marker", MARKER_COLOURS[name], name, float(rng.uniform(1.9, 2.6)), "pen")
 
@@ -366,8 +366,11 @@ def _side_gaps(manifest: Manifest, rid: str, r: Rect, span: float
 
 def _correction(rng: random.Random, manifest: Manifest, rid: str, colour: tuple[float, ...],
                 width: float) -> list[Stroke]:
-    """A box filled solid, then scribbled over past its outline: the scribble may cross
-    the gap to a neighbour and run over its printed outline, never into its inside."""
+    """A box filled solid, then scribbled over past its outline (the convention, see
+    docs/scanner.md "Corrections"): a loop round the box through its rim (CORR_RIM_MM out,
+    or half-way to a closer neighbour) and looser loops further out where there is room.
+    The scribble may cross the gap to a neighbour and run over its printed outline, never
+    into its inside."""
     x, y, w, h = manifest.region(rid).rect
     col = (float(colour[0]), float(colour[1]), float(colour[2]))
     cap = rng.uniform(3.0, 7.0)  # how far past the box the hand goes, where there is room
@@ -383,8 +386,19 @@ def _correction(rng: random.Random, manifest: Manifest, rid: str, colour: tuple[
         a, b = x0 + width / 2 + rng.uniform(0, 0.4), x1 - width / 2 - rng.uniform(0, 0.4)
         fill.extend([(a, v), (b, v)] if k % 2 == 0 else [(b, v), (a, v)])
     out = [Stroke(tuple((round(p, 3), round(q, 3)) for p, q in fill), round(width, 3), col)]
-    # the scribble: loops round the box, clipped (stroke edge included) to the room it has
     sw = round(width * rng.uniform(0.9, 1.2), 3)
+    # the loop through the rim: every side inked just outside the outline
+    rim = CORR_RIM_MM / MM_PER_PT
+    ol, orr, ob, ot = (min(rim, g / 2) for g in gaps)
+    j = [rng.uniform(-0.15, 0.15) for _ in range(8)]
+    ring = [(x - ol + j[0], y - ob + j[1]), (x + w + orr + j[2], y - ob + j[3]),
+            (x + w + orr + j[4], y + h + ot + j[5]), (x - ol + j[6], y + h + ot + j[7])]
+    start = rng.randrange(4)
+    ring = ring[start:] + ring[:start]
+    ring.append(ring[0])
+    ring.append(((ring[0][0] + ring[1][0]) / 2, (ring[0][1] + ring[1][1]) / 2))
+    out.append(Stroke(tuple((round(p, 3), round(q, 3)) for p, q in ring), sw, col))
+    # the scribble: loops round the box, clipped (stroke edge included) to the room it has
     lo_x, hi_x = x - left + sw / 2, x + w + right - sw / 2
     lo_y, hi_y = y - bottom + sw / 2, y + h + top - sw / 2
     cx, cy = x + w / 2, y + h / 2
@@ -397,6 +411,128 @@ def _correction(rng: random.Random, manifest: Manifest, rid: str, colour: tuple[
         pts.append((round(min(hi_x, max(lo_x, px)), 3), round(min(hi_y, max(lo_y, py)), 3)))
     out.append(Stroke(tuple(pts), sw, col))
     return out
+
+
+# --- the truth's conventions: one mark, one box --------------------------------------------------
+CORR_RIM_MM = 0.6  # a correction's loop runs this far outside the box (less if crowded)
+FILL_OVER_MM = 0.25  # a box coloured in to check it: ink at most this far past its edge
+TICK_ARM_IN = 0.6  # a tick on an Executed box: at least this share of its short arm inside
+
+
+def _samples(points: Sequence[tuple[float, float]], step: float = 0.3) -> np.ndarray:
+    """Points every `step` pt along a polyline."""
+    p = np.asarray(points, np.float64)
+    if len(p) == 1:
+        return p
+    out = [p[:1]]
+    for a, b in zip(p[:-1], p[1:], strict=True):
+        n = max(1, math.ceil(float(np.hypot(*(b - a))) / step))
+        t = np.arange(1, n + 1)[:, None] / n
+        out.append(a + (b - a) * t)
+    return np.concatenate(out)
+
+
+def _rect_dist(pts: np.ndarray, r: tuple[float, float, float, float]) -> np.ndarray:
+    """Distance from points to a rect (x0, y0, x1, y1); 0 inside."""
+    dx = np.maximum(np.maximum(r[0] - pts[:, 0], 0), pts[:, 0] - r[2])
+    dy = np.maximum(np.maximum(r[1] - pts[:, 1], 0), pts[:, 1] - r[3])
+    return np.hypot(dx, dy)
+
+
+def _inner(rect: Rect, inset: float) -> tuple[float, float, float, float]:
+    x, y, w, h = rect
+    return x + inset, y + inset, x + w - inset, y + h - inset
+
+
+def _moved(strokes: list[Stroke], centre: tuple[float, float], scale: tuple[float, float],
+           shift: tuple[float, float]) -> list[Stroke]:
+    cx, cy = centre
+    return [Stroke(tuple((round(cx + (px - cx) * scale[0] + shift[0], 3),
+                          round(cy + (py - cy) * scale[1] + shift[1], 3)) for px, py in s.points),
+                   s.width, s.colour) for s in strokes]
+
+
+def _intrudes(strokes: list[Stroke], others: list[tuple[float, float, float, float]]) -> bool:
+    """Whether any ink (stroke edge included) enters another region's inside."""
+    for s in strokes:
+        pts = _samples(s.points)
+        for r in others:
+            if (_rect_dist(pts, r) < s.width / 2 + 0.1).any():
+                return True
+    return False
+
+
+def _tidy_marks(inks: list[Ink], manifest: Manifest) -> tuple[list[Ink], dict[str, str]]:
+    """Keep each check mark to its own box, as the truth says it is: nothing of it inside
+    another region (a pen aimed at a box in a tight row can land 15% off), a box coloured
+    in stays within FILL_OVER_MM of its edge (a thick marker would otherwise spill over the
+    outline all round, which is how a correction is told), and a tick on an Executed box
+    keeps most of its short arm inside the box (else it reads as a slash: failed). Returns
+    the inks and what was changed (region id -> why), for the case's meta."""
+    boxes = [r for r in manifest.regions if r.kind in ("checkbox", "bubble")]
+    grown = [(r, (r.rect[0] - 2, r.rect[1] - 2, r.rect[0] + r.rect[2] + 2,
+                  r.rect[1] + r.rect[3] + 2)) for r in boxes]
+    owned: dict[str, list[int]] = {}
+    for k, ink in enumerate(inks):
+        if not isinstance(ink, Stroke):
+            continue
+        c = np.asarray(ink.points, np.float64).mean(axis=0)
+        for r, g in grown:
+            if g[0] <= c[0] <= g[2] and g[1] <= c[1] <= g[3]:
+                owned.setdefault(r.id, []).append(k)
+                break
+    out = list(inks)
+    changed: dict[str, str] = {}
+    for rid, idx in owned.items():
+        reg = manifest.region(rid)
+        x, y, w, h = reg.rect
+        centre = (x + w / 2, y + h / 2)
+        strokes = [out[k] for k in idx]
+        assert all(isinstance(s, Stroke) for s in strokes)
+        marks: list[Stroke] = strokes  # type: ignore[assignment]
+        why = []
+        if len(marks) == 1 and len(marks[0].points) >= 8:  # coloured in
+            pts = np.asarray(marks[0].points)
+            room = FILL_OVER_MM / MM_PER_PT - marks[0].width / 2
+            lo, hi = pts.min(axis=0), pts.max(axis=0)
+            want_lo = np.array([x - room, y - room])
+            want_hi = np.array([x + w + room, y + h + room])
+            if (lo < want_lo - 1e-6).any() or (hi > want_hi + 1e-6).any():
+                span = np.maximum(hi - lo, 1e-6)
+                sc = np.minimum(1.0, (want_hi - want_lo) / span)
+                mid = (lo + hi) / 2
+                new_mid = np.clip(mid, want_lo + span * sc / 2, want_hi - span * sc / 2)
+                marks = _moved(marks, (float(mid[0]), float(mid[1])),
+                               (float(sc[0]), float(sc[1])),
+                               (float(new_mid[0] - mid[0]), float(new_mid[1] - mid[1])))
+                why.append("fill kept to its box")
+        if (rid.startswith("mission.") and len(marks) == 1 and len(marks[0].points) == 5):
+            s = marks[0]
+            inner = _inner(reg.rect, OUTLINE + s.width / 2 + 0.45)
+            for _ in range(10):
+                arm = _samples(s.points[:3], 0.1)
+                if (_rect_dist(arm, inner) == 0).mean() >= TICK_ARM_IN:
+                    break
+                p0 = np.asarray(s.points[0])
+                tgt = np.clip(p0, [inner[0], inner[1]], [inner[2], inner[3]])
+                d = (tgt - p0) * 0.5
+                s = _moved([s], centre, (0.95, 0.95), (float(d[0]), float(d[1])))[0]
+            if s is not marks[0]:
+                marks = [s]
+                why.append("tick's short arm brought into the box")
+        others = [_inner(o.rect, OUTLINE) for o in boxes if o.id != rid
+                  and abs(o.rect[0] - x) < 30 and abs(o.rect[1] - y) < 30]
+        k = 0
+        while _intrudes(marks, others) and k < 12:
+            marks = _moved(marks, centre, (0.93, 0.93), (0.0, 0.0))
+            k += 1
+        if k:
+            why.append("kept out of its neighbour")
+        if why:
+            changed[rid] = "; ".join(why)
+            for k2, s in zip(idx, marks, strict=True):
+                out[k2] = s
+    return out, changed
 
 
 def _correction_targets(rng: np.random.Generator, manifest: Manifest, truth: Truth,
@@ -507,6 +643,7 @@ def _plan(rng: np.random.Generator, profile: str, rules: Rules, manifest: Manife
     blank = sheet_meta["kind"] == "blank"
     inks = [] if blank else _restyle(plan_ink(state, rules, manifest, style.base, ink_seed),
                                      style)
+    inks, tidied = _tidy_marks(inks, manifest)
     hand = random.Random(ink_seed + 1)
     base_width = 1.15 * style.width if style.tool != "clean" else 1.1
     corrections: list[str] = []
@@ -521,7 +658,7 @@ def _plan(rng: np.random.Generator, profile: str, rules: Rules, manifest: Manife
                                       base_width)
         inks.extend(strokes)
     meta = {"sheet": sheet_meta, "ink": style.to_meta(), "ink_seed": ink_seed,
-            "corrections": corrections, "stray": stray,
+            "corrections": corrections, "stray": stray, "tidied": tidied,
             "marked": sum(1 for v in truth.values() if v not in (BLANK, None))}
     return state, truth, inks, style, meta
 
@@ -581,7 +718,7 @@ def _page_raster(rng: np.random.Generator, edition: str, paper: str, page_size: 
         return blank.copy()
     if style.tool == "pencil":
         h, w = ink.shape[:2]
-        grain = rng.integers(90, 256, (h, w), dtype=np.uint8)
+        grain = rng.integers(130, 256, (h, w), dtype=np.uint8)  # graphite on paper's tooth
         grain = cv2.GaussianBlur(grain, (0, 0), 0.6)
         dark = cv2.multiply(255 - ink, cv2.cvtColor(grain, cv2.COLOR_GRAY2BGR), scale=1 / 255)
         ink = 255 - dark
@@ -614,14 +751,14 @@ class PhotoSpec:
     shadow: tuple[float, float]  # chance, max darkness
     cast: float  # colour-cast strength
     exposure: tuple[float, float]
-    blur: tuple[float, float]  # px at 12 MP
+    blur: tuple[float, float]  # defocus sigma, px at 12 MP (a motion smear: twice that long)
     motion: float  # chance the blur is motion blur
     noise: tuple[float, float]  # sigma (grey levels)
     jpeg: tuple[int, int]
     clutter: float  # chance of objects on the table
 
 
-SIZES_HARSH = (((640, 480), 0.4), ((1280, 960), 0.6), ((1600, 1200), 0.8), ((1920, 1080), 0.8),
+SIZES_HARSH = (((640, 480), 0.2), ((1280, 960), 0.3), ((1600, 1200), 0.4), ((1920, 1080), 0.4),
                ((2592, 1944), 1.2), ((3264, 2448), 4.0), ((3840, 2160), 2.0), ((4000, 3000), 6.0),
                ((4032, 3024), 6.0), ((4000, 2252), 1.5), ((4608, 3456), 1.5), ((5184, 3888), 1.2),
                ((5472, 3648), 0.8))
@@ -629,7 +766,7 @@ SIZES_EASY = (((2592, 1944), 1.0), ((3264, 2448), 3.0), ((3840, 2160), 1.0), ((4
               ((4032, 3024), 5.0), ((4608, 3456), 0.6))
 PHOTO_SPECS = {
     "phone": PhotoSpec(SIZES_HARSH, 0.5, 0.5, 12.0, 35.0, (0.55, 1.1), (0.5, 0.95), (0.5, 6.0),
-                       1.2, 0.55, 0.35, (0.7, 0.55), 1.0, (0.7, 1.15), (0.3, 2.0), 0.4,
+                       1.2, 0.55, 0.35, (0.7, 0.55), 1.0, (0.7, 1.15), (0.3, 1.5), 0.4,
                        (1.5, 6.0), (50, 95), 0.7),
     "phone-easy": PhotoSpec(SIZES_EASY, 0.0, 0.2, 5.0, 12.0, (0.65, 1.0), (0.68, 0.9),
                             (0.0, 1.5), 0.3, 0.2, 0.15, (0.3, 0.2), 0.35, (0.9, 1.08),
@@ -1126,7 +1263,8 @@ def _photo(rng: np.random.Generator, profile: str, page: Page, edition: str, pap
     blur_kind = "motion" if rng.random() < spec.motion else "defocus"
     blur = float(rng.uniform(*spec.blur)) * mp_scale
     angle = float(rng.uniform(0, math.pi))
-    img = _blur(img, blur_kind, blur if blur_kind == "defocus" else blur * 2.5, angle)
+    blur_px = blur if blur_kind == "defocus" else blur * 2  # sigma, or the smear's length
+    img = _blur(img, blur_kind, blur_px, angle)
     sharpen = float(rng.uniform(0.2, 0.7)) if rng.random() < 0.5 else 0.0
     img = _sharpen(img, sharpen, 1.2 * max(0.5, mp_scale))
     noise = float(rng.uniform(*spec.noise))
@@ -1137,7 +1275,7 @@ def _photo(rng: np.random.Generator, profile: str, page: Page, edition: str, pap
             "page_dpi": [_f(lo * 25.4, 1), _f(hi * 25.4, 1)], "camera": cam,
             "curl": curl.to_meta(), "background": bg_kind, "page_shadow": _f(drop),
             "lighting": light,
-            "blur": {"kind": blur_kind, "px": _f(blur if blur_kind == "defocus" else blur * 2.5),
+            "blur": {"kind": blur_kind, "px": _f(blur_px),
                      "angle_deg": _f(math.degrees(angle), 1)},
             "sharpen": _f(sharpen), "noise_sigma": _f(noise),
             "homography_mm_to_px": [[float(v) for v in row] for row in hm],
