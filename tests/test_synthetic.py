@@ -124,13 +124,19 @@ def test_ink_is_the_fill_modules() -> None:
             continue
         ref = plan_ink(state, RULES, MANIFEST, "pen", meta["ink_seed"])
         assert len(inks) >= len(ref)
+        moved = 0
         for a, b in zip(inks, ref, strict=False):
             assert type(a) is type(b)
             if isinstance(a, Stroke) and isinstance(b, Stroke):
-                assert a.points == b.points
                 assert a.width == pytest.approx(b.width * style.width, abs=1e-3)
-        return
-    pytest.fail("no pen sheet in 40 seeds")
+                if a.points != b.points:  # a mark kept to its own box (_tidy_marks)
+                    moved += 1
+                    assert len(a.points) == len(b.points)
+                    assert np.abs(np.array(a.points) - np.array(b.points)).max() < 6.0
+        assert moved <= 2 * len(meta["tidied"])
+        if meta["tidied"]:
+            return
+    pytest.fail("no pen sheet with a tidied mark in 40 seeds")
 
 
 def test_clean_case_markers_and_geometry(cases: dict[tuple[str, int], Case]) -> None:
