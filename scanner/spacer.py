@@ -270,6 +270,8 @@ def _groups(res: Any, sp: SpacerPage) -> None:
 # misread among them, where one reading at 28 px misreads 4 %).
 VARIANTS = ((28, 20), (20, 20), (24, 20), (34, 20), (28, 10))
 AGREE_CONF = 0.5  # ... each with at least this confidence
+ZERO_HOLE = 0.17  # a hole this big a share of the glyph: a 0 (6, 8, 9 at most 0.14)
+SEVEN_ONE = {"7": (0.62, 9.0), "1": (0.0, 0.66)}  # width/height a 7 or a 1 can have
 
 
 def _glyph(sub: np.ndarray, ink: np.ndarray, height: int, pad: int) -> np.ndarray:
@@ -282,6 +284,24 @@ def _glyph(sub: np.ndarray, ink: np.ndarray, height: int, pad: int) -> np.ndarra
     img = cv2.resize(img, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC)
     img = np.where(img < 128, 0, 255).astype(np.uint8)
     return cv2.copyMakeBorder(img, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
+
+
+def _hole_share(ink: np.ndarray) -> float:
+    """The area of a glyph's one enclosed hole over its bounding box (0 unless it is a
+    single stroke around exactly one hole)."""
+    ys, xs = np.nonzero(ink)
+    crop = np.pad(ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.uint8), 2)
+    crop = cv2.morphologyEx(crop, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    contours, hier = cv2.findContours(crop, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hier is None:
+        return 0.0
+    holes = [cv2.contourArea(c) for c, h in zip(contours, hier[0], strict=True) if h[3] >= 0]
+    outer = [c for c, h in zip(contours, hier[0], strict=True) if h[3] < 0]
+    holes = [a for a in holes if a > 4]
+    if len(holes) != 1 or len(outer) != 1:
+        return 0.0
+    _, _, w, h = cv2.boundingRect(outer[0])
+    return float(holes[0] / (w * h))
 
 
 def read_comb(d: np.ndarray, g: RegionGeom, cal: Any, eng: Any) -> fieldreader.Field:
@@ -312,15 +332,20 @@ def read_comb(d: np.ndarray, g: RegionGeom, cal: Any, eng: Any) -> fieldreader.F
         for text, c in reads:
             if text != "?":
                 votes[text] = votes.get(text, 0.0) + c + 0.01
-        if not votes:
-            chars.append("?")
-            confs.append(0.0)
+        if not votes:  # Tesseract gives up on some round zeros: one big hole is a 0
+            zero = _hole_share(ink) >= ZERO_HOLE
+            chars.append("0" if zero else "?")
+            confs.append(0.35 if zero else 0.0)
             continue
         best = max(votes, key=lambda k: votes[k])
         agree = [c for t, c in reads if t == best]
         conf = min(agree)
         if len(agree) < len(reads) or conf < AGREE_CONF:
             conf = min(conf, 0.45) * len(agree) / len(reads)
+        # a handwritten 1 with a flag is read as 7 at every scale; a 7's top bar makes
+        # it wide (pen-filled forms: a 1 is at most 0.56 as wide as tall, a 7 0.71)
+        if best in SEVEN_ONE and (w / h < SEVEN_ONE[best][0] or w / h > SEVEN_ONE[best][1]):
+            best, conf = "1" if best == "7" else "7", min(conf, 0.4)
         chars.append(best)
         confs.append(conf)
     text = "".join(chars)
@@ -600,3 +625,44 @@ def summary(r: Any) -> list[str]:
     for w in r.warnings:
         lines.append(f"  note: {w}")
     return lines
+
+
+# --- one form from one file (starsheets validate character|setting PHOTO) ------------------
+def read_form(path: str, kind: str, notes: list[str] | None = None, ocr: bool = True) -> Any:
+    """The Character or Setting on a photo, scan or PDF (`kind`: spacer-character or
+    spacer-setting). What a person should check (boxes and fields to review, warnings)
+    is appended to `notes`. Raises the input's error, NotASheetError for another sheet
+    or form, InputFileError when a page of the form is missing or the file holds several
+    forms."""
+    from scanner.pipeline import scan_file
+    from starsheets.errors import InputFileError, NotASheetError
+
+    results = combine(scan_file(path, ocr=ocr))
+    for r in results:
+        if r.error is not None:
+            raise r.error
+    forms = [r for r in results if r.kind in SPACER_KINDS]
+    want = "character" if kind == CHARACTER else "setting"
+    if not forms:
+        got = results[0].kind if results else "no"
+        raise NotASheetError(f"{path}: a {got} sheet, not a Spacer {want} form",
+                             f"Give a photo or scan of the Spacer {_title(kind)}.")
+    if len(forms) > 1:
+        raise InputFileError(f"{path} holds {len(forms)} Spacer forms; validate reads one",
+                             "Use `starsheets scan FILE` to read them all.")
+    form = forms[0]
+    if form.kind != kind:
+        other = "setting" if want == "character" else "character"
+        raise NotASheetError(f"{path} is a Spacer {other} form, not a {want} form",
+                             f"Use `starsheets validate {other}` for it.")
+    if form.spacer.missing:
+        f = missing_finding(form, form.spacer)
+        raise InputFileError(f"{path}: {f['message']}", f["fix"])
+    if notes is not None:
+        if form.review:
+            notes.append(f"{path}: {len(form.review)} box(es)/field(s) to check on the form "
+                         "(read at their most likely value): "
+                         + "; ".join(f"{rid} ({form.spacer.why.get(rid, '')})"
+                                     for rid in form.review))
+        notes.extend(f"{path}: {w}" for w in form.warnings)
+    return form.state

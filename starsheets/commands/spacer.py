@@ -22,19 +22,31 @@ from starsheets.errors import ExitCode
 from starsheets.io import dump_json, write_text
 
 
-def load_character(path: str) -> Character:
+def load_character(path: str, notes: list[str] | None = None) -> Character:
     """Read and schema-check a character file (JSON or YAML), or read a filled fillable
-    Character Form (PDF)."""
+    Character Form (PDF), or a photo or scan of a filled form."""
     from game.spacer import readers
 
-    return readers.load_character(path)
+    return readers.load_character(path, notes)
 
 
-def load_setting(path: str) -> Setting:
-    """Read a setting file (JSON or YAML), or a filled fillable Setting Form (PDF)."""
+def load_setting(path: str, notes: list[str] | None = None) -> Setting:
+    """Read a setting file (JSON or YAML), a filled fillable Setting Form (PDF), or a
+    photo or scan of a filled form."""
     from game.spacer import readers
 
-    return readers.load_setting(path)
+    return readers.load_setting(path, notes)
+
+
+def _scan_notes(notes: list[str]) -> None:
+    """What the scanner was unsure of (a photo or scan), on stderr."""
+    for n in notes:
+        click.echo(f"note: {n}", err=True)
+
+
+def _to_review(notes: list[str]) -> bool:
+    """True if a photo's reading left boxes or fields for a person to check."""
+    return any("to check on the form" in n for n in notes)
 
 
 def _readings(findings: tuple[Finding, ...]) -> dict[str, str]:
@@ -76,7 +88,9 @@ def _computed_line(c: dict[str, Any]) -> str:
 
 def run_validate_character(path: str, as_json: bool) -> ExitCode:
     """Check a Spacer character file; print findings (text or JSON) on stdout."""
-    char = load_character(path)
+    notes: list[str] = []
+    char = load_character(path, notes)
+    _scan_notes(notes)
     report = validate_character(char)
     if as_json:
         click.echo(dump_json({
@@ -93,12 +107,14 @@ def run_validate_character(path: str, as_json: bool) -> ExitCode:
         for f in sorted(report.findings, key=lambda f: f.severity != ERROR):
             for text in f.lines():
                 click.echo(f"  {text}")
-    return ExitCode.OK if report.ok else ExitCode.FINDINGS
+    return ExitCode.OK if report.ok and not _to_review(notes) else ExitCode.FINDINGS
 
 
 def run_validate_setting(path: str, as_json: bool) -> ExitCode:
     """Check a Spacer setting file; print the one-page summary and the findings."""
-    setting = load_setting(path)
+    notes: list[str] = []
+    setting = load_setting(path, notes)
+    _scan_notes(notes)
     report = validate_setting(setting)
     if as_json:
         click.echo(dump_json({
@@ -115,7 +131,7 @@ def run_validate_setting(path: str, as_json: bool) -> ExitCode:
         for f in sorted(report.findings, key=lambda f: f.severity != ERROR):
             for text in f.lines():
                 click.echo(f"  {text}")
-    return ExitCode.OK if report.ok else ExitCode.FINDINGS
+    return ExitCode.OK if report.ok and not _to_review(notes) else ExitCode.FINDINGS
 
 
 @click.group("new")
