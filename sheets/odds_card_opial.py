@@ -316,8 +316,10 @@ def prepare(on_done: Callable[[int], None] | None = None,
     keys = needed_keys(rules())
     todo = len(cache.missing(keys))
     if todo:
-        cache.fill(keys, workers=workers, on_done=on_done)
-        cache.save()
+        try:
+            cache.fill(keys, workers=workers, on_done=on_done)
+        finally:
+            cache.save()  # what was computed is kept, even when interrupted
     return todo, len(set(keys))
 
 
