@@ -182,6 +182,8 @@ def fill_command(state_file: Path, output: str, style: str, seed: int, paper: st
     except ValueError as e:
         raise StateFormatError(f"{state_file}: {e}",
                                "See docs/state.md for the career state format.") from None
+    except StateFormatError as e:
+        raise StateFormatError(f"{state_file}: {e.message}", e.fix) from None
     _write_pdf(data, output)
 
 
