@@ -56,7 +56,7 @@ from game.opial.state import EMPTY, FAILURE, SCORE_LINES, SUCCESS, CareerState
 from sheets.fill import DIGIT_STROKES, INKS, Ink, Stroke, plan_ink
 from sheets.manifest import Manifest, Rect
 
-VERSION = "3"  # bump when the same seed would give a different case
+VERSION = "4"  # bump when the same seed would give a different case
 KIND = "opial-career"
 PROFILES = ("phone", "phone-easy", "corner-cut", "scan", "scan-150", "scan-300", "scan-600",
             "clean")
@@ -744,8 +744,8 @@ class PhotoSpec:
     tilt: float  # max tilt, deg
     focal: tuple[float, float]  # focal length / image diagonal
     fill: tuple[float, float]  # page extent / frame
-    curl: tuple[float, float]  # edge lift, mm
-    wobble: float  # mm of low-frequency unevenness
+    curl: tuple[float, float]  # how far the lifted edge appears displaced, mm
+    wobble: float  # mm of low-frequency unevenness (apparent displacement)
     gradient: float  # lighting gradient strength
     vignette: float
     shadow: tuple[float, float]  # chance, max darkness
@@ -765,11 +765,11 @@ SIZES_HARSH = (((640, 480), 0.2), ((1280, 960), 0.3), ((1600, 1200), 0.4), ((192
 SIZES_EASY = (((2592, 1944), 1.0), ((3264, 2448), 3.0), ((3840, 2160), 1.0), ((4000, 3000), 5.0),
               ((4032, 3024), 5.0), ((4608, 3456), 0.6))
 PHOTO_SPECS = {
-    "phone": PhotoSpec(SIZES_HARSH, 0.5, 0.5, 12.0, 35.0, (0.55, 1.1), (0.5, 0.95), (0.5, 6.0),
-                       1.2, 0.55, 0.35, (0.7, 0.55), 1.0, (0.7, 1.15), (0.3, 1.5), 0.4,
+    "phone": PhotoSpec(SIZES_HARSH, 0.5, 0.5, 12.0, 35.0, (0.55, 1.1), (0.5, 0.95), (0.3, 2.0),
+                       0.5, 0.55, 0.35, (0.7, 0.55), 1.0, (0.7, 1.15), (0.3, 1.5), 0.4,
                        (1.5, 6.0), (50, 95), 0.7),
     "phone-easy": PhotoSpec(SIZES_EASY, 0.0, 0.2, 5.0, 12.0, (0.65, 1.0), (0.68, 0.9),
-                            (0.0, 1.5), 0.3, 0.2, 0.15, (0.3, 0.2), 0.35, (0.9, 1.08),
+                            (0.0, 0.6), 0.15, 0.2, 0.15, (0.3, 0.2), 0.35, (0.9, 1.08),
                             (0.2, 0.8), 0.2, (1.0, 3.0), (80, 95), 0.3),
 }
 PHOTO_SPECS["corner-cut"] = PHOTO_SPECS["phone-easy"]
@@ -777,8 +777,11 @@ PHOTO_SPECS["corner-cut"] = PHOTO_SPECS["phone-easy"]
 
 @dataclass(frozen=True)
 class Curl:
-    """A smooth displacement of the page (mm): one edge lifted (quadratic from `start`,
-    0..1 across the page, to `lift` mm at the edge) plus a low-frequency wobble."""
+    """A smooth displacement of the page (mm), as a camera sees a sheet that is not flat:
+    one edge lifted (quadratic from `start`, 0..1 across the page, to `lift` mm at the
+    edge) plus a low-frequency wobble. These are apparent displacements: an edge lifted
+    by z at distance Z from the lens, r off its axis, moves by about z * r / Z (a 5 mm
+    curl seen from 40 cm moves 1-2 mm)."""
 
     size: tuple[float, float]
     edge: str  # top | bottom | left | right
@@ -889,7 +892,7 @@ def _curl(rng: np.random.Generator, spec: PhotoSpec, page_mm: tuple[float, float
                    float(rng.uniform(0, 2 * math.pi))) for _ in range(2))
     return Curl(page_mm, str(rng.choice(["top", "bottom", "left", "right"])),
                 float(rng.uniform(0.45, 0.85)), float(rng.uniform(*spec.curl)) *
-                float(rng.choice([-1, 1])), float(rng.normal(0, spec.curl[1] / 3)), waves)
+                float(rng.choice([-1, 1])), float(rng.normal(0, spec.curl[1] / 5)), waves)
 
 
 def _grid(size: tuple[int, int], step: int) -> tuple[np.ndarray, tuple[int, int]]:
