@@ -5,6 +5,11 @@
 `scan_file(path)` returns one SheetResult per page or form found in the file; a page
 that fails becomes a SheetResult carrying its error, so one bad page or file never stops
 a batch. Nothing here writes files (see scanner.report and scanner.overlay).
+
+The Spacer forms leave this pipeline after rectify for scanner.spacer.read_page (which
+page of the form, that page's template, marks, combs, text); their pages come back as
+SheetResults with `spacer` set and are put together, built and validated by
+scanner.spacer.combine.
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ class SheetResult:
     manifest: Any = None
     from_form: bool = False
     spacer: Any = None  # Spacer forms: scanner.spacer.SpacerPage (a page) or SpacerForm
+    identified: str = ""  # how the sheet code was found: scanner.identify.Identity.method
 
 
 class _Timer:
@@ -96,6 +102,10 @@ def scan_page(page: PageImage, ocr: bool = True) -> SheetResult:
     with t.stage("identify"):
         ident = identify(gray, loc.corners, page.source)
         manifest = layout_for_code(ident.code)
+    res.identified = ident.method
+    if ident.method.startswith("layout"):
+        res.warnings.append("the QR code could not be read: the sheet was recognised by its "
+                            f"printed content ({ident.method})")
     _check_kind(manifest.kind, page.source)
     res.kind, res.edition, res.code, res.manifest = (manifest.kind, manifest.edition,
                                                      manifest.code, manifest)

@@ -3,6 +3,8 @@
 JSON (one object per sheet found; `starsheets scan --json` prints an array of them):
     source, kind, edition, code, marks {id: {state, confidence}}, state, findings,
     score, ocr, review, timing, warnings   (+ error {message, exit_code} for a failure)
+    Spacer forms add pages, missing_pages, review_why (scanner.spacer.json_extra); their
+    score is null and their state the character or setting.
 """
 
 from __future__ import annotations

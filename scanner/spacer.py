@@ -190,7 +190,14 @@ def which_page(canvas: np.ndarray, manifest: Manifest, dpi: float) -> tuple[int,
 # --- one page -------------------------------------------------------------------------------
 def read_page(res: Any, canvas: np.ndarray, ocr: bool, timer: Any, dpi: float) -> Any:
     """Read one rectified page of a Spacer form into `res` (a pipeline.SheetResult whose
-    kind, code and manifest are set): its marks, fields and page number."""
+    kind, code and manifest are set): its marks, fields and page number (`res.spacer`,
+    a SpacerPage; `res.review` lists what to check on this page, for its overlay)."""
+    _read_page(res, canvas, ocr, timer, dpi)
+    res.review = list(res.spacer.review)
+    return res
+
+
+def _read_page(res: Any, canvas: np.ndarray, ocr: bool, timer: Any, dpi: float) -> Any:
     from scanner.ocr import engine
     from starsheets.errors import NotASheetError
 

@@ -135,7 +135,9 @@ def scan(ctx: click.Context, files: tuple[str, ...], as_json: bool, overlay_dir:
 
     Each sheet is located by its corner markers, identified by its QR code, flattened,
     and every box is read (checked, slashed, empty, cancelled, or review when unclear);
-    the career is then scored and the player's written score checked. Exit code 0: all
+    the career is then scored and the player's written score checked. Spacer setting
+    and character forms are read too: the pages of a form (in any order, as separate
+    photos or PDF pages) are combined and the character or setting validated. Exit code 0: all
     read cleanly; 1: something needs a person (see the review list); 3/8: an input could
     not be read or holds no sheet. See docs/scanner.md.
     """
