@@ -62,7 +62,6 @@ class SheetResult:
     from_form: bool = False
     spacer: Any = None  # Spacer forms: scanner.spacer.SpacerPage (a page) or SpacerForm
     identified: str = ""  # how the sheet code was found: scanner.identify.Identity.method
-    identified: str = ""  # how the sheet code was found: scanner.identify.Identity.method
 
 
 class _Timer:
@@ -103,10 +102,6 @@ def scan_page(page: PageImage, ocr: bool = True) -> SheetResult:
     with t.stage("identify"):
         ident = identify(gray, loc.corners, page.source)
         manifest = layout_for_code(ident.code)
-    res.identified = ident.method
-    if ident.method.startswith("layout"):
-        res.warnings.append("the QR code could not be read: the sheet was recognised by its "
-                            f"printed content ({ident.method})")
     res.identified = ident.method
     if ident.method.startswith("layout"):
         res.warnings.append("the QR code could not be read: the sheet was recognised by its "
