@@ -39,9 +39,9 @@ ALIGN_MM = 1.5  # coarse search +-1.5 mm around where the homography puts a box
 F_EMPTY = 0.02  # less ink than this: empty (a speck, noise)
 F_MARK = 0.055  # more ink than this: a mark (a single thin stroke across covers ~0.1)
 F_CENTRE = 0.04  # a mark crosses the middle of the box; ink only at the edge is stray
-F_FILLED = 0.93  # a box inked edge to edge: coloured in, or cancelled
-HALO_CANCEL = 0.55  # ...and this much of the rim around it inked: filled over: cancelled
-HALO_REVIEW = 0.08  # between the two: review (a marker's check overshoots too)
+F_FILLED = 0.85  # a box inked edge to edge: coloured in, or cancelled
+HALO_CANCEL = 0.5  # ...and this much of the rim around it inked: filled over: cancelled
+HALO_REVIEW = 0.2  # between the two: review (a marker's check overshoots too)
 # slash or tick/cross: the share of the ink on a second straight band once the best band
 # (the main stroke) is taken away. Measured on pen-filled photos: slashes <= 0.14,
 # ticks and crosses >= 0.16 (a tick's short arm, a cross's second bar)
@@ -362,7 +362,7 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
                     "outside?", f)
     # 3. filled solid and scribbled over past the outline: a correction (cancelled);
     #    filled but kept inside the box: coloured in (checked)
-    if ink >= F_FILLED and f.get("sides", 0) >= 0.9:
+    if ink >= F_FILLED and f.get("sides", 0) >= 0.8:
         halo = f.get("halo", 0.0)
         if halo >= HALO_CANCEL:
             return Mark(CANCELLED, _conf(halo, HALO_CANCEL, 2 * HALO_CANCEL), CANCELLED, "", f)

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import itertools
 import json
 import math
 import random
@@ -425,7 +426,7 @@ def _samples(points: Sequence[tuple[float, float]], step: float = 0.3) -> np.nda
     if len(p) == 1:
         return p
     out = [p[:1]]
-    for a, b in zip(p[:-1], p[1:], strict=True):
+    for a, b in itertools.pairwise(p):
         n = max(1, math.ceil(float(np.hypot(*(b - a))) / step))
         t = np.arange(1, n + 1)[:, None] / n
         out.append(a + (b - a) * t)

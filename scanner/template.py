@@ -27,7 +27,7 @@ PRINTED_GROW_MM = 0.25  # printed ink is masked this much wider than drawn
 CLEAR_MM = 0.3  # faint ink counts only this much further from printed text (blur halos)
 MARGIN_MM = 0.6  # context kept around a box to align it on its outline
 NEIGHBOURS_MM = 25.0  # a box's alignment is checked against the boxes this close
-HALO_MM = (0.1, 0.45)  # the rim around a box that a correction (filled solid) inks over
+HALO_MM = (0.3, 0.9)  # the rim a correction inks (a box coloured in stays within 0.25 mm)
 
 
 @dataclass(frozen=True)
