@@ -11,7 +11,8 @@ mark region (`truth`, the vocabulary of `game.opial.marks`) and every parameter 
     ink       `sheets.fill.plan_ink` in its `pen` or `clean` style, restyled as a blue or
               black pen, a pencil (light grey, thin, grainy) or a marker (thick);
               optional corrections (a box filled solid, then scribbled: truth `cancelled`)
-              and stray marks beside boxes (truth unchanged)
+              and stray marks beside boxes (truth unchanged); each mark is then kept to
+              its own box (`_tidy_marks`), so the truth is never ambiguous
     render    the blank sheet rasterised once per resolution with pypdfium2; the ink
               rasterised the same way and laid on it like ink (multiplied)
     camera    `phone`: any in-plane rotation (upside down, sideways), tilt up to 35 deg,
@@ -19,7 +20,9 @@ mark region (`truth`, the vocabulary of `game.opial.marks`) and every parameter 
               cast, exposure, mild defocus or motion blur, sensor noise, sharpening,
               JPEG 50-95, 0.3 to 20 MP (mostly 8-12 MP); `phone-easy`: milder versions;
               `corner-cut`: a phone-easy photo with one corner marker out of the frame
-              or covered (`Case.missing_markers`)
+              or under a fingertip or a note (`Case.missing_markers`); regions, the QR
+              code and the other markers stay visible (the top-right marker, beside the
+              QR code, can only be covered, never cut by the frame)
     scanner   `scan` (150-600 dpi), `scan-150`, `scan-300`, `scan-600`: a flatbed, the
               paper skewed +-2 deg, printed at 90-100% ("fit to page"), sometimes upside
               down, sometimes a photocopy (high contrast, toner specks, soft), colour or
