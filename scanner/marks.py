@@ -1,26 +1,27 @@
-"""Read the marks: align each box on its printed outline, measure the ink inside it and
+"""Read the marks: find each box on the rectified photo, measure the ink inside it and
 classify it, with thresholds calibrated on the sheet itself.
 
-Per box (see docs/scanner.md for the rules and why):
+Per sheet (see docs/scanner.md for the rules and why):
 
-1. Align: the blank template's patch around the box (outline and printed text) is
-   matched against the rectified photo within +-ALIGN_MM (normalised correlation, which
-   ignores brightness and contrast); a shift that disagrees with the shifts of the
-   neighbouring boxes, or a weak match, is replaced by the neighbours' median.
-2. Paper level: the brightest tenth of the plain paper just around the box (printed ink
-   excluded, translated by the template's own paper tones), so light gradients, shadows
-   and colour casts cancel locally. Darkness d = 1 - gray / paper, lightly smoothed.
-3. Measure only the box's inside: without its printed outline (including it makes empty
-   and ticked boxes indistinguishable) and without the text printed inside it (its
-   points or number, grown by a quarter millimetre): ink fraction above the sheet's
-   "ink" and "faint ink" thresholds, ink in the box's centre, and for Executed boxes how
-   much of the ink lies on one straight line.
-4. Calibrate per sheet: the paper noise (median and MAD of d over every box's inside,
-   mostly paper even on a full sheet) sets the two pixel thresholds; the box thresholds
-   are fractions of the inside, so they hold at any resolution.
-5. Classify: empty / checked / slashed / cancelled, or review with the most likely value
-   when the evidence sits between two of them. Confidence is the distance to the nearest
-   decision boundary, scaled to [0, 1].
+1. Register: printed structure of the blank sheet (anchor tiles with corners and lines
+   in both directions) is matched on the photo at 50 dpi within +-ANCHOR_MM; a smooth
+   field (scanner.rectify.fit_field) through those displacements absorbs what the
+   homography cannot (page curl, lens distortion). Each region is then matched on its
+   printed outline within +-2 px of where the field puts it; a region whose match is
+   weak, or far from the field, keeps the field's position.
+2. Gather every checkbox and bubble into one stack of patches (numpy, no per-box loop)
+   and the blank sheet's masks with them: the inside without the outline and printed
+   text, the text, the centre, the paper ring around the box.
+3. Paper level per box: the brightest tenth of the ring, scaled by the ratio of inside
+   to ring brightness that this sheet shows for boxes on the same printed tone (a tinted
+   row photographed under a colour cast is not the tint the template says). Darkness
+   d = 1 - gray / paper, 3x3 smoothed.
+4. Calibrate per sheet: the paper noise and level from the boxes' insides set the ink
+   and faint-ink thresholds; the blur halo of printed text raises the faint threshold
+   near it.
+5. Measure (fractions of the inside, so they hold at any resolution) and classify:
+   empty / checked / slashed / cancelled, or review with the most likely value when the
+   evidence sits between two of them.
 """
 
 from __future__ import annotations
@@ -30,11 +31,21 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from scanner.rectify import Field, fit_field
 from scanner.template import RegionGeom, Template
 
 CHECKED, SLASHED, EMPTY, CANCELLED, REVIEW = "checked", "slashed", "empty", "cancelled", "review"
 
-ALIGN_MM = 1.5  # coarse search +-1.5 mm around where the homography puts a box
+ANCHOR_DPI = 50.0  # registration runs at this resolution
+ANCHOR_MM = 5.0  # anchors are searched +-5 mm around where the homography puts them
+ANCHOR_TILE_MM = 10.0  # an anchor tile's side
+ANCHOR_CELL_MM = 14.0  # at most one anchor per cell of this size
+FIELD_STEP_MM = 20.0  # the residual field's grid (from the anchors)
+COARSE_SMOOTH = 0.5  # its stiffness (weights are 0..1 per anchor)
+FIRST_PX = 5  # each region is then matched within +-5 px of the field's position...
+FINE_STEP_MM = 12.0  # ... a finer field fitted through the regions found ...
+FINE_SMOOTH = 0.5
+FINE_PX = 2  # ... and each region matched again within +-2 px of that
 # box thresholds: fractions of a box's inside
 F_EMPTY = 0.02  # less ink than this: empty (a speck, noise)
 F_MARK = 0.055  # more ink than this: a mark (a single thin stroke across covers ~0.1)
@@ -47,8 +58,8 @@ HALO_REVIEW = 0.2  # between the two: review (a marker's check overshoots too)
 # ticks and crosses >= 0.16 (a tick's short arm, a cross's second bar)
 SECOND_SLASH = 0.10  # at most this on a second stroke: a single stroke (slash)
 SECOND_CROSS = 0.18  # at least this: two strokes (tick, cross)
-SLASH_MAX_INK = 0.55  # a box more inked than this is coloured in, not slashed
 FIRST_SLASH = 0.80  # and a slash has most of its ink on its one band
+SLASH_MAX_INK = 0.45  # a box more inked than this is a slash only if paper shows both sides
 MIN_MATCH = 0.3  # a box whose outline matches the blank sheet worse than this: review
 OVER_PRINT = 0.22  # ink over printed text: this much darker than the print
 FAINT = 0.45  # a mark this much lighter than the sheet's typical mark is "faint"
@@ -85,140 +96,327 @@ class Reading:
     shifts: dict[str, tuple[int, int]]
     darkness: dict[str, np.ndarray]  # digits/text regions: aligned darkness patch
     faint: list[str] = field(default_factory=list)
+    field: Field | None = None  # the residual warp found (canvas pixels)
 
 
-# --- alignment ---------------------------------------------------------------------------
+# --- what the blank sheet gives, once per template ----------------------------------------
+@dataclass(frozen=True)
+class Anchors:
+    """Tiles of the blank sheet at ANCHOR_DPI with printed structure in two directions."""
+
+    scale: int  # canvas pixels per anchor pixel
+    small: np.ndarray  # the blank sheet at ANCHOR_DPI (float32)
+    tiles: np.ndarray  # (n, 4): u0, v0 (anchor pixels), size, size
+    strength: np.ndarray  # (n,) how distinct each tile is
+
+
+@dataclass(frozen=True)
+class Stack:
+    """The checkboxes and bubbles of a template as one stack of equal patches."""
+
+    index: np.ndarray  # (N,) positions in tpl.regions
+    ids: tuple[str, ...]
+    origin: np.ndarray  # (N, 2): u, v of each patch's top-left corner on the canvas
+    size: tuple[int, int]  # P, Q: the patch rows, columns
+    inside: np.ndarray  # (N, P, Q) bool
+    centre: np.ndarray
+    clear: np.ndarray
+    near: np.ndarray  # inside & ~clear
+    text: np.ndarray
+    ring: np.ndarray  # (N, R) flat indices of the paper ring (cycled to a common length)
+    has_ring: np.ndarray  # (N,) bool
+    inside_idx: np.ndarray  # (N, L) flat indices of the inside (cycled)
+    clear_idx: np.ndarray  # (N, Lc) of the clear part (printed boxes; cycled)
+    near_idx: np.ndarray  # (N, Ln) of the part near print (printed boxes; cycled)
+    ink_max: np.ndarray  # (N, P, Q) float32: the template's darkness, 3x3 maximum
+    tone: np.ndarray  # (N,) the template's paper tone around each box
+    printed: np.ndarray  # (N,) bool: text printed inside
+    executed: np.ndarray  # (N,) bool: an Executed box (slash = failed)
+    n_inside: np.ndarray  # (N,) pixels in `inside`
+    n_centre: np.ndarray
+    n_text: np.ndarray
+
+
+_CACHE: dict[int, tuple[Template, Anchors, Stack]] = {}
+
+
+def _prepared(tpl: Template) -> tuple[Anchors, Stack]:
+    """Anchors and the patch stack of a template (computed once per template)."""
+    hit = _CACHE.get(id(tpl))
+    if hit is not None and hit[0] is tpl:
+        return hit[1], hit[2]
+    out = (_anchors(tpl), _stack(tpl))
+    if len(_CACHE) > 8:
+        _CACHE.clear()
+    _CACHE[id(tpl)] = (tpl, *out)
+    return out
+
+
+def _anchors(tpl: Template) -> Anchors:
+    scale = max(1, round(tpl.dpi / ANCHOR_DPI))
+    h, w = tpl.gray.shape
+    small = cv2.resize(tpl.gray[: h - h % scale, : w - w % scale], (w // scale, h // scale),
+                       interpolation=cv2.INTER_AREA).astype(np.float32)
+    dpi = tpl.dpi / scale
+    t = max(8, round(ANCHOR_TILE_MM / 25.4 * dpi))
+    cell = max(t, round(ANCHOR_CELL_MM / 25.4 * dpi))
+    margin = round(ANCHOR_MM / 25.4 * dpi) + 1
+    gx = cv2.Sobel(small, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(small, cv2.CV_32F, 0, 1, ksize=3)
+    # structure tensor over tiles: the smaller eigenvalue is high where lines cross
+    kx, ky, kxy = (cv2.boxFilter(a, -1, (t, t), normalize=True, anchor=(0, 0))
+                   for a in (gx * gx, gy * gy, gx * gy))
+    tr, det = kx + ky, kx * ky - kxy * kxy
+    lam = tr / 2 - np.sqrt(np.maximum(tr * tr / 4 - det, 0))
+    H, W = small.shape
+    tiles, strength = [], []
+    for v0 in range(margin, H - t - margin, cell):
+        for u0 in range(margin, W - t - margin, cell):
+            sub = lam[v0:v0 + cell - t + 1, u0:u0 + cell - t + 1]
+            if sub.size == 0:
+                continue
+            k = int(np.argmax(sub))
+            dv, du = divmod(k, sub.shape[1])
+            if sub.flat[k] > 200.0:  # a few crossing lines (Sobel units, 0..255 image)
+                tiles.append((u0 + du, v0 + dv, t, t))
+                strength.append(float(sub.flat[k]))
+    return Anchors(scale, small, np.array(tiles, int).reshape(-1, 4),
+                   np.array(strength, np.float32))
+
+
+def _cycled(masks: list[np.ndarray]) -> np.ndarray:
+    """Flat indices of each mask, repeated cyclically to a common length (a percentile
+    of a cycled list is the list's own, near enough)."""
+    flat = [np.flatnonzero(m) for m in masks]
+    n = max(1, max((f.size for f in flat), default=1))
+    out = np.zeros((len(flat), n), np.int64)
+    for k, f in enumerate(flat):
+        out[k] = np.resize(f, n) if f.size else 0
+    return out
+
+
+def _stack(tpl: Template) -> Stack:
+    sel = [k for k, g in enumerate(tpl.regions) if g.region.kind in ("checkbox", "bubble")]
+    geoms = [tpl.regions[k] for k in sel]
+    if not geoms:
+        z = np.zeros((0, 1, 1), bool)
+        zi = np.zeros((0, 1), np.int64)
+        return Stack(np.array(sel, int), (), np.zeros((0, 2), int), (1, 1), z, z, z, z, z, zi,
+                     np.zeros(0, bool), zi, zi, zi, np.zeros((0, 1, 1), np.float32),
+                     np.zeros(0), np.zeros(0, bool), np.zeros(0, bool), np.zeros(0),
+                     np.zeros(0), np.zeros(0))
+    P = max(g.patch[3] - g.patch[1] for g in geoms)
+    Q = max(g.patch[2] - g.patch[0] for g in geoms)
+
+    def pad(a: np.ndarray, fill: float | bool = False) -> np.ndarray:
+        out = np.full((P, Q), fill, a.dtype)
+        out[: a.shape[0], : a.shape[1]] = a
+        return out
+
+    inside = np.stack([pad(g.inside) for g in geoms])
+    centre = np.stack([pad(g.centre) for g in geoms])
+    clear = np.stack([pad(g.clear) for g in geoms])
+    text = np.stack([pad(g.text) for g in geoms])
+    near = inside & ~clear
+    rings = [pad(g.ring) if g.ring is not None else np.zeros((P, Q), bool) for g in geoms]
+    ink_max = np.stack([pad(tpl.ink_max[g.patch[1]:g.patch[3], g.patch[0]:g.patch[2]], 1.0)
+                        for g in geoms]).astype(np.float32)
+    printed = np.array([bool(g.region.printed) for g in geoms])
+    return Stack(
+        index=np.array(sel, int), ids=tuple(g.region.id for g in geoms),
+        origin=np.array([(g.patch[0], g.patch[1]) for g in geoms], int), size=(P, Q),
+        inside=inside, centre=centre, clear=clear, near=near, text=text,
+        ring=_cycled(rings), has_ring=np.array([g.ring is not None for g in geoms]),
+        inside_idx=_cycled(list(inside)),
+        clear_idx=_cycled([c if p else i for c, i, p in zip(clear, inside, printed,
+                                                            strict=True)]),
+        near_idx=_cycled([n if p and n.any() else i for n, i, p in zip(near, inside, printed,
+                                                                       strict=True)]),
+        ink_max=ink_max, tone=np.array([g.paper_tone for g in geoms], np.float64),
+        printed=printed, executed=np.array([is_executed(g.region.id) for g in geoms]),
+        n_inside=inside.sum(axis=(1, 2)), n_centre=(centre & inside).sum(axis=(1, 2)),
+        n_text=text.sum(axis=(1, 2)))
+
+
+# --- registration ---------------------------------------------------------------------------
+def _subpixel(res: np.ndarray, x: int, y: int) -> tuple[float, float]:
+    """The peak of a correlation surface refined by a parabola through its neighbours."""
+    def off(a: float, b: float, c: float) -> float:
+        den = a - 2 * b + c
+        return float(np.clip(0.5 * (a - c) / den, -0.5, 0.5)) if den < 0 else 0.0
+    h, w = res.shape
+    dx = off(res[y, x - 1], res[y, x], res[y, x + 1]) if 0 < x < w - 1 else 0.0
+    dy = off(res[y - 1, x], res[y, x], res[y + 1, x]) if 0 < y < h - 1 else 0.0
+    return x + dx, y + dy
+
+
+def register(canvas: np.ndarray, tpl: Template) -> Field:
+    """The residual field of a rectified photo against its blank sheet (canvas pixels)."""
+    anchors, _ = _prepared(tpl)
+    s = anchors.scale
+    h, w = canvas.shape
+    small = cv2.resize(canvas[: h - h % s, : w - w % s], (w // s, h // s),
+                       interpolation=cv2.INTER_AREA).astype(np.float32)
+    r = round(ANCHOR_MM / 25.4 * tpl.dpi / s)
+    pts, shifts, weights = [], [], []
+    for (u0, v0, tw, th), strength in zip(anchors.tiles, anchors.strength, strict=True):
+        win = small[v0 - r:v0 + th + r, u0 - r:u0 + tw + r]
+        if win.shape != (th + 2 * r, tw + 2 * r):
+            continue
+        res = cv2.matchTemplate(win, anchors.small[v0:v0 + th, u0:u0 + tw], cv2.TM_CCOEFF_NORMED)
+        _, best, _, (x, y) = cv2.minMaxLoc(res)
+        if not np.isfinite(best) or best < 0.5:
+            continue
+        x2, y2 = _subpixel(res, x, y)
+        pts.append(((u0 + tw / 2) * s, (v0 + th / 2) * s))
+        shifts.append(((x2 - r) * s, (y2 - r) * s))
+        weights.append((best - 0.4) / 0.6 * min(1.0, float(strength) / 2000.0))
+    step = FIELD_STEP_MM / 25.4 * tpl.dpi
+    if len(pts) < 6:
+        return Field.zero((w, h), step)
+    return fit_field(np.array(pts), np.array(shifts), np.array(weights), (w, h), step,
+                     smooth=COARSE_SMOOTH, outlier=max(4.0, 1.5 * s))
+
+
+def refine(tpl: Template, fld: Field, shifts: np.ndarray, scores: np.ndarray,
+           size: tuple[int, int]) -> Field:
+    """The field again, through where the regions' printed outlines were found (full
+    resolution, many points: the boxes themselves are the best anchors)."""
+    n = len(tpl.regions)
+    centres = np.array([((g.patch[0] + g.patch[2]) / 2, (g.patch[1] + g.patch[3]) / 2)
+                        for g in tpl.regions]).reshape(n, 2)
+    good = scores >= 0.6
+    if good.sum() < 12:
+        return fld
+    step = FINE_STEP_MM / 25.4 * tpl.dpi
+    return fit_field(centres[good], shifts[good].astype(np.float64),
+                     (scores[good] - 0.5) / 0.5, size, step, smooth=FINE_SMOOTH, outlier=3.0)
+
+
 def _match(img: np.ndarray, tmpl: np.ndarray, u0: int, v0: int, r: int
            ) -> tuple[int, int, float]:
-    """Best (du, dv, score) of `tmpl` placed at (u0, v0) +- r in `img`."""
+    """Best (du, dv, score) of `tmpl` placed at (u0, v0) +- r in `img` (padded)."""
     h, w = tmpl.shape
-    H, W = img.shape
-    a, b = u0 - r, v0 - r
-    if a < 0 or b < 0 or a + w + 2 * r > W or b + h + 2 * r > H:
-        big = cv2.copyMakeBorder(img, r, r, r, r, cv2.BORDER_REPLICATE)
-        win = big[b + r:b + r + h + 2 * r, a + r:a + r + w + 2 * r]
-    else:
-        win = img[b:b + h + 2 * r, a:a + w + 2 * r]
+    win = img[v0 - r:v0 + h + r, u0 - r:u0 + w + r]
+    if win.shape != (h + 2 * r, w + 2 * r):
+        return 0, 0, 0.0
     res = cv2.matchTemplate(win, tmpl, cv2.TM_CCOEFF_NORMED)
     _, best, _, loc = cv2.minMaxLoc(res)
     return loc[0] - r, loc[1] - r, float(best) if np.isfinite(best) else 0.0
 
 
-def _regularise(tpl: Template, s: np.ndarray, good: np.ndarray, tol: float) -> np.ndarray:
-    """Replace shifts that are weak or disagree with their neighbours' median."""
-    out = s.copy()
-    for k in range(len(s)):
-        near = tpl.neighbours[k][good[tpl.neighbours[k]]]
-        if near.size >= 3:
-            med = np.median(s[near], axis=0)
-            if not good[k] or np.abs(s[k] - med).max() > tol:
-                out[k] = np.round(med)
-        elif not good[k]:
-            out[k] = 0
-    return out
-
-
-def align(canvas: np.ndarray, tpl: Template) -> tuple[dict[str, tuple[int, int]],
-                                                       dict[str, float]]:
-    """Each region's (du, dv) shift and match score: coarse to fine. A coarse search
-    (+-ALIGN_MM at half resolution) absorbs what a homography cannot (page curl, lens
-    distortion), a fine one (+-2 px) settles on the outline; after each, a shift that
-    disagrees with the boxes nearby (a mark fooling the match) takes their median."""
-    half = cv2.resize(canvas, (canvas.shape[1] // 2, canvas.shape[0] // 2),
-                      interpolation=cv2.INTER_AREA).astype(np.float32)
-    tg_half = tpl.gray_half
-    rc = max(1, round(ALIGN_MM / 25.4 * tpl.dpi / 2))
+def align(canvas: np.ndarray, tpl: Template, fld: Field | None = None, pad: int = 0,
+          r: int = FINE_PX) -> tuple[np.ndarray, np.ndarray]:
+    """Each region's integer (du, dv) shift and its outline's match score: the field's
+    displacement at the region, refined within +-FINE_PX on the region's printed
+    outline (a weak match, or one far from the field, keeps the field's position).
+    `canvas` is padded by `pad` pixels on every side."""
     n = len(tpl.regions)
-    coarse = np.zeros((n, 2), np.float32)
-    cgood = np.zeros(n, bool)
-    for k, g in enumerate(tpl.regions):
-        pu0, pv0, pu1, pv1 = (v // 2 for v in g.patch)
-        t = tg_half[pv0:pv1, pu0:pu1]
-        du, dv, sc = _match(half, t, pu0, pv0, rc)
-        coarse[k] = (2 * du, 2 * dv)
-        cgood[k] = sc > 0.5
-    coarse = _regularise(tpl, coarse, cgood, 3.0)
-    img = canvas.astype(np.float32)
-    fine = np.zeros((n, 2), np.float32)
+    centres = np.array([((g.patch[0] + g.patch[2]) / 2, (g.patch[1] + g.patch[3]) / 2)
+                        for g in tpl.regions]).reshape(n, 2)
+    pred = fld(centres[:, 0], centres[:, 1]) if fld is not None else np.zeros((n, 2))
+    base = np.round(pred).astype(int)
+    shifts = base.copy()
     scores = np.zeros(n, np.float32)
     for k, g in enumerate(tpl.regions):
         pu0, pv0, pu1, pv1 = g.patch
         t = tpl.gray_f[pv0:pv1, pu0:pu1]
-        cu, cv = int(coarse[k][0]), int(coarse[k][1])
-        du, dv, sc = _match(img, t, pu0 + cu, pv0 + cv, 2)
-        fine[k] = (cu + du, cv + dv)
+        du, dv, sc = _match(canvas, t, pu0 + base[k, 0] + pad, pv0 + base[k, 1] + pad, r)
         scores[k] = sc
-    fine = _regularise(tpl, fine, scores > 0.5, 1.5)
-    ids = [g.region.id for g in tpl.regions]
-    return ({rid: (int(fine[k][0]), int(fine[k][1])) for k, rid in enumerate(ids)},
-            {rid: float(scores[k]) for k, rid in enumerate(ids)})
+        if sc >= 0.5:
+            shifts[k] = base[k] + (du, dv)
+    return shifts, scores
 
 
-def _patch(canvas: np.ndarray, g: RegionGeom, shift: tuple[int, int]) -> np.ndarray:
-    pu0, pv0, pu1, pv1 = g.patch
-    du, dv = shift
-    H, W = canvas.shape
-    u0, v0, u1, v1 = pu0 + du, pv0 + dv, pu1 + du, pv1 + dv
-    if u0 < 0 or v0 < 0 or u1 > W or v1 > H:
-        r = max(abs(du), abs(dv))
-        big = cv2.copyMakeBorder(canvas, r, r, r, r, cv2.BORDER_REPLICATE)
-        return big[v0 + r:v1 + r, u0 + r:u1 + r]
-    return canvas[v0:v1, u0:u1]
+# --- darkness ---------------------------------------------------------------------------------
+def _blur3(d: np.ndarray) -> np.ndarray:
+    """3x3 mean of every patch of a stack (edges replicated)."""
+    p = np.pad(d, ((0, 0), (1, 1), (1, 1)), mode="edge")
+    out = np.zeros_like(d)
+    P, Q = d.shape[1:]
+    for dy in range(3):
+        for dx in range(3):
+            out += p[:, dy:dy + P, dx:dx + Q]
+    return out / 9.0
 
 
-# --- darkness ----------------------------------------------------------------------------
-def darkness_patch(canvas: np.ndarray, tpl: Template, g: RegionGeom,
-                   shift: tuple[int, int]) -> tuple[np.ndarray, float]:
-    """Darkness 0..1 of a region's patch relative to the paper just around it."""
-    obs = _patch(canvas, g, shift).astype(np.float32)
-    if g.ring is not None:
-        sel = obs[g.ring]
-        k = max(1, sel.size // 10)
-        paper_obs = float(np.partition(sel, sel.size - k)[sel.size - k:].mean())
-        paper = paper_obs * 255.0 / max(g.paper_tone, 1.0)  # the white inside the box
-    else:
-        paper = float(np.percentile(obs, 95))
-    d = 1.0 - obs / max(paper, 1.0)  # paper brighter than its estimate goes negative
-    np.clip(d, -1.0, 1.0, out=d)
-    return cv2.blur(d, (3, 3)), paper
+def _rows(a: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """a (N, P, Q) gathered at flat indices idx (N, L) -> (N, L)."""
+    return np.take_along_axis(a.reshape(a.shape[0], -1), idx, axis=1)
 
 
-def halo_ink(canvas: np.ndarray, tpl: Template, g: RegionGeom, shift: tuple[int, int],
-             paper: float, t_ink: float) -> float:
-    """The fraction of the rim around a box that is inked (a correction fills the box
-    over its outline; a box coloured in to mark it stays inside)."""
-    if g.halo_mask is None or not g.halo_mask.any():
-        return 0.0
-    u0, v0, u1, v1 = g.halo
-    fake = RegionGeom(g.region, g.box, (u0, v0, u1, v1), g.inside, g.centre, g.printed,
-                      g.clear, g.inner, g.text)
-    obs = _patch(canvas, fake, shift).astype(np.float32)
-    d = cv2.blur(np.clip(1.0 - obs / max(paper, 1.0), 0.0, 1.0), (3, 3))
-    printed = tpl.ink_max[v0:v1, u0:u1]
-    inked = (d > t_ink) & (d - printed > OVER_PRINT)
-    return float(inked[g.halo_mask].mean())
+def _pct(vals: np.ndarray, q: float) -> np.ndarray:
+    """Per-row percentile (nearest rank) of (N, L)."""
+    if vals.shape[1] == 0:
+        return np.zeros(vals.shape[0])
+    k = min(vals.shape[1] - 1, max(0, round(q / 100 * (vals.shape[1] - 1))))
+    return np.partition(vals, k, axis=1)[:, k]
 
 
-# --- features ----------------------------------------------------------------------------
-def _best_band(pts: np.ndarray, band: float) -> tuple[float, float, np.ndarray]:
-    """The straight band of width `band` holding most of the points: (count, angle in
-    degrees, mask of the points on it)."""
+def _paper(obs: np.ndarray, st: Stack) -> np.ndarray:
+    """Each box's paper level (gray): the brightest tenth of its ring, times the ratio of
+    the inside's paper to the ring that this sheet shows on boxes of the same tone."""
+    n = obs.shape[0]
+    ring = _rows(obs, st.ring)
+    k = max(1, ring.shape[1] // 10)
+    ring_top = np.partition(ring, ring.shape[1] - k, axis=1)[:, -k:].mean(axis=1)
+    inside_hi = _pct(_rows(obs, st.inside_idx), 80)
+    paper = np.where(st.has_ring, ring_top, _pct(obs.reshape(n, -1), 95))
+    tones = np.round(st.tone / 6.0)
+    for t in np.unique(tones):
+        grp = (tones == t) & st.has_ring
+        default = 255.0 / max(float(np.median(st.tone[grp])) if grp.any() else 255.0, 1.0)
+        if grp.sum() >= 6:  # measured: the median box is empty
+            ratio = float(np.median(inside_hi[grp] / np.maximum(ring_top[grp], 1.0)))
+            ratio = float(np.clip(ratio, 0.8 * min(default, 1.0), 1.15 * max(default, 1.0)))
+            ratio = max(ratio, 1.0) if t >= round(250 / 6.0) else ratio
+        else:
+            ratio = default
+        paper[grp] = ring_top[grp] * ratio
+    return np.maximum(paper, 1.0)
+
+
+# --- features -----------------------------------------------------------------------------------
+def _best_bands(pts: np.ndarray, band: float) -> tuple[float, np.ndarray]:
+    """The straight band of width `band` holding most of the points (all angles at once):
+    (count, mask of the points on it)."""
+    count, on, _, _ = _band(pts, band)
+    return count, on
+
+
+def _band(pts: np.ndarray, band: float) -> tuple[float, np.ndarray, np.ndarray, tuple[float, float]]:
+    """_best_bands, plus the band's unit normal and its (low, high) offset along it."""
     angles = np.deg2rad(np.arange(0, 180, 3, dtype=np.float32))
     normal = np.stack([-np.sin(angles), np.cos(angles)], 1)
-    rho = pts @ normal.T  # (N, A)
-    bins = np.floor(rho - rho.min()).astype(np.int32)
+    rho = pts[:, :1] * normal[:, 0] + pts[:, 1:2] * normal[:, 1]  # (n, A), no BLAS
+    bins = np.floor(rho - rho.min()).astype(np.int64)
     nb = int(bins.max()) + 1
+    A = angles.size
+    hist = np.bincount((np.arange(A)[None, :] * nb + bins).ravel(),
+                       minlength=A * nb).reshape(A, nb).astype(np.float32)
     w = max(1, round(band))
-    best, best_a, best_lo = -1.0, 0, 0
-    for a in range(angles.size):
-        hist = np.bincount(bins[:, a], minlength=nb).astype(np.float32)
-        csum = np.concatenate([[0.0], np.cumsum(hist)])
-        win = csum[w:] - csum[:-w] if nb >= w else csum[-1:]
-        k = int(win.argmax())
-        if win[k] > best:
-            best, best_a, best_lo = float(win[k]), a, k
-    on = (bins[:, best_a] >= best_lo) & (bins[:, best_a] < best_lo + w)
-    return best, float(np.rad2deg(angles[best_a])), on
+    csum = np.concatenate([np.zeros((A, 1), np.float32), np.cumsum(hist, axis=1)], axis=1)
+    win = csum[:, w:] - csum[:, :-w] if nb >= w else csum[:, -1:]
+    a, lo = np.unravel_index(int(np.argmax(win)), win.shape)
+    on = (bins[:, a] >= lo) & (bins[:, a] < lo + w)
+    base = float(np.floor(rho[:, a].min()))
+    return float(win[a, lo]), on, normal[a], (base + lo, base + lo + w)
+
+
+def paper_both_sides(ink: np.ndarray, inside: np.ndarray, band: float) -> float:
+    """A thick single stroke (a marker's slash) leaves paper on both sides of it; a box
+    coloured in does not. The smaller of the two sides' shares of the inside's paper
+    (0 when the paper is not split by the ink's best straight band)."""
+    ys, xs = np.nonzero(ink)
+    py, px = np.nonzero(inside & ~ink)
+    if ys.size < 4 or py.size < 4:
+        return 0.0
+    c = np.array([xs.mean(), ys.mean()], np.float32)
+    pts = np.stack([xs, ys], 1).astype(np.float32) - c
+    _, _, normal, (lo, hi) = _band(pts, band)
+    rho = (px - c[0]) * normal[0] + (py - c[1]) * normal[1]
+    n = float(inside.sum())
+    return float(min((rho < lo).sum(), (rho >= hi).sum())) / n
 
 
 def line_fraction(ys: np.ndarray, xs: np.ndarray, band: float) -> tuple[float, float]:
@@ -233,9 +431,9 @@ def line_fraction(ys: np.ndarray, xs: np.ndarray, band: float) -> tuple[float, f
         return 1.0, 0.0
     pts = np.stack([xs, ys], 1).astype(np.float32)
     pts -= pts.mean(axis=0)
-    first, _, on = _best_band(pts, band)
+    first, on = _best_bands(pts, band)
     rest = pts[~on]
-    second = _best_band(rest, band)[0] if rest.shape[0] >= 4 else float(rest.shape[0])
+    second = _best_bands(rest, band)[0] if rest.shape[0] >= 4 else float(rest.shape[0])
     return first / n, second / n
 
 
@@ -248,81 +446,96 @@ def stroke_width(ink: np.ndarray) -> float:
     return float(max(1.0, 2 * np.percentile(dist[ink], 90) - 1))
 
 
-def features(d: np.ndarray, g: RegionGeom, cal: Calibration, printed_ink: np.ndarray
-             ) -> dict[str, float]:
-    """The measurements classify() decides on (`printed_ink`: the template's darkness
-    over the same patch)."""
-    inside = g.inside
-    n = int(inside.sum())
-    if n == 0:
-        return {"n": 0.0, "ink": 0.0, "faint": 0.0, "centre": 0.0, "level": 0.0}
-    vals = d[inside]
-    n_ink = int(np.count_nonzero(vals > cal.t_ink))
-    faint = vals > cal.t_faint
-    clear = d[g.clear]  # faint ink is only believed away from printed text's blur halo
-    n_faint = float(n_ink)
-    if g.region.printed:  # above the print's blur halo, measured on this sheet
-        near = d[inside & ~g.clear]
-        n_faint = max(n_faint, int(np.count_nonzero(clear > max(cal.t_faint, cal.t_clear)))
-                      + int(np.count_nonzero(near > max(cal.t_faint, cal.t_near))))
-    else:
-        n_faint = max(n_faint, int(np.count_nonzero(clear > cal.t_faint))
-                      + int(np.count_nonzero(d[inside & ~g.clear] > cal.t_faint)))
-    c = d[g.centre]
-    # a box whose middle is printed over (a number): any ink counts as crossing it
-    centre = (float(np.count_nonzero(c > cal.t_faint)) / c.size if c.size >= max(12, 0.1 * n)
-              else 0.0)
-    over = g.text  # printed text inside the box: a stroke across it is darker
-    n_over = int(np.count_nonzero(over))
-    if n_over:
-        dv = d[over]
-        n_dark = int(np.count_nonzero((dv - printed_ink[over] > OVER_PRINT) & (dv > cal.t_ink)))
-        centre = max(centre, n_dark / n_over)
-        n_ink += n_dark  # the ink inside counts the strokes across the print too
-        n_faint += n_dark
-        n += n_over
-    out = {"n": float(n), "ink": n_ink / n, "faint": n_faint / n, "centre": centre,
-           "level": float(np.percentile(vals[faint], 75)) if faint.sum() >= 3 else 0.0}
-    if n_ink / n < F_FILLED:
-        return out
-    # edge-to-edge: ink reaching every side of the inside (a box filled solid)
+def calibrate(d: np.ndarray, st: Stack) -> Calibration:
+    """Paper level and noise from the boxes themselves. Ink only ever darkens, so the
+    half of each box's pixels below its median is paper: its spread (median - 16th
+    percentile) is the noise, whatever share of the box is inked; the paper level is the
+    lightest fifth of the box medians (a sheet can be mostly marked)."""
+    ok = st.n_inside >= 20
+    if not ok.any():
+        return Calibration(0.0, 0.004, 0.12, 0.06)
+    vals = _rows(d, st.inside_idx)[ok]
+    L = vals.shape[1]
+    k16, k50 = round(0.16 * (L - 1)), round(0.5 * (L - 1))
+    part = np.partition(vals, (k16, k50), axis=1)
+    med, lo = part[:, k50], part[:, k16]
+    sp = med - lo
+    p0 = float(np.percentile(med, 20))
+    paper = med <= p0 + 0.05
+    noise = max(float(np.median(sp[paper] if paper.sum() >= 10 else sp)), 0.004)
+    return Calibration(p0, noise, p0 + max(7 * noise, 0.12), p0 + max(4 * noise, 0.06))
+
+
+def measure(d: np.ndarray, st: Stack, cal: Calibration) -> dict[str, np.ndarray]:
+    """The features of every box at once (arrays of N)."""
+    inside, text = st.inside, st.text
+    n = np.maximum(st.n_inside, 1).astype(np.float64)
+    inkpx = (d > cal.t_ink) & inside
+    n_ink = inkpx.sum(axis=(1, 2)).astype(np.float64)
+    fill = n_ink / n  # the inside only (a filled box's print cannot be seen through)
+    t_c = max(cal.t_faint, cal.t_clear)
+    t_n = max(cal.t_faint, cal.t_near)
+    faint_printed = (((d > t_c) & st.clear).sum(axis=(1, 2))
+                     + ((d > t_n) & st.near).sum(axis=(1, 2)))
+    faint_plain = ((d > cal.t_faint) & inside).sum(axis=(1, 2))
+    n_faint = np.maximum(n_ink, np.where(st.printed, faint_printed, faint_plain))
+    c_hit = ((d > cal.t_faint) & st.centre & inside).sum(axis=(1, 2))
+    centre = np.where(st.n_centre >= np.maximum(12, 0.1 * n),
+                      c_hit / np.maximum(st.n_centre, 1), 0.0)
+    dark = text & (d - st.ink_max > OVER_PRINT) & (d > cal.t_ink)
+    n_dark = dark.sum(axis=(1, 2)).astype(np.float64)
+    has_text = st.n_text > 0
+    centre = np.where(has_text, np.maximum(centre, n_dark / np.maximum(st.n_text, 1)), centre)
+    n_ink = n_ink + n_dark
+    n_faint = n_faint + n_dark
+    n_all = n + st.n_text
+    # level: the 75th percentile of the faint-inked pixels' darkness
+    fp = (d > cal.t_faint) & inside
+    m = fp.sum(axis=(1, 2))
+    vals = np.where(fp, d, -np.inf).reshape(d.shape[0], -1)
+    srt = -np.sort(-vals, axis=1)  # descending
+    rank = np.clip(np.floor(0.25 * (m - 1)).astype(int), 0, srt.shape[1] - 1)
+    level = np.where(m >= 3, srt[np.arange(len(m)), rank], 0.0)
+    return {"n": n_all, "ink": n_ink / n_all, "faint": n_faint / n_all, "centre": centre,
+            "level": level, "fill": fill, "n_inside": st.n_inside.astype(np.float64)}
+
+
+def _sides(d: np.ndarray, inside: np.ndarray, t: float) -> float:
+    """How far ink reaches every side of the inside (the least-inked side's share)."""
     ys, xs = np.nonzero(inside)
     y0, y1, x0, x1 = ys.min(), ys.max(), xs.min(), xs.max()
     band = max(2, (y1 - y0) // 6)
-    m = (d > cal.t_ink) & inside
+    m = (d > t) & inside
     sides = [m[y0:y0 + band].sum() / max(1, inside[y0:y0 + band].sum()),
              m[y1 - band + 1:y1 + 1].sum() / max(1, inside[y1 - band + 1:y1 + 1].sum()),
              m[:, x0:x0 + band].sum() / max(1, inside[:, x0:x0 + band].sum()),
              m[:, x1 - band + 1:x1 + 1].sum() / max(1, inside[:, x1 - band + 1:x1 + 1].sum())]
-    out["sides"] = float(min(sides))
-    return out
+    return float(min(sides))
 
 
-# --- calibration -------------------------------------------------------------------------
-def calibrate(patches: dict[str, np.ndarray], geoms: dict[str, RegionGeom]) -> Calibration:
-    """Paper level and noise from the boxes themselves. Ink only ever darkens, so the
-    half of each box's pixels below its median is paper: its spread (median - 16th
-    percentile) is the noise, whatever share of the box is inked, and the median over
-    boxes of the box medians is the paper level (most boxes are mostly paper, even on a
-    full sheet)."""
-    meds: list[float] = []
-    spreads: list[float] = []
-    for rid, d in patches.items():
-        v = d[geoms[rid].inside]
-        if v.size < 20:
-            continue
-        lo, med = np.percentile(v, (16, 50))
-        meds.append(med)
-        spreads.append(med - lo)
-    if not meds:
-        return Calibration(0.0, 0.004, 0.12, 0.06)
-    m, sp = np.array(meds), np.array(spreads)
-    # a sheet may have most boxes marked (a thick marker, a long career): the paper is
-    # the lightest fifth of the box medians, the noise that of the boxes at that level
-    p0 = float(np.percentile(m, 20))
-    paper = m <= p0 + 0.05
-    noise = max(float(np.median(sp[paper] if paper.sum() >= 10 else sp)), 0.004)
-    return Calibration(p0, noise, p0 + max(7 * noise, 0.12), p0 + max(4 * noise, 0.06))
+def halo_ink(canvas: np.ndarray, tpl: Template, g: RegionGeom, shift: tuple[int, int],
+             paper: float, level: float, cal: Calibration, pad: int = 0
+             ) -> tuple[float, int]:
+    """How the rim around a box (HALO_MM outside its outline) is inked: the inked
+    fraction, and how many separate strokes cross it. A correction fills the box and
+    scribbles through its rim (or strikes it through past the outline); a box coloured
+    in to mark it stays inside. A rim pixel is inked when it is at least half as dark as
+    the box's own ink."""
+    if g.halo_mask is None or not g.halo_mask.any():
+        return 0.0, 0
+    u0, v0, u1, v1 = g.halo
+    du, dv = shift
+    obs = canvas[v0 + dv + pad:v1 + dv + pad, u0 + du + pad:u1 + du + pad].astype(np.float32)
+    if obs.shape != g.halo_mask.shape:
+        return 0.0, 0
+    d = cv2.blur(np.clip(1.0 - obs / max(paper, 1.0), 0.0, 1.0), (3, 3))
+    printed = tpl.ink_max[v0:v1, u0:u1]
+    t = max(cal.t_ink, 0.5 * level)
+    inked = (d > t) & (d - printed > min(OVER_PRINT, 0.5 * level)) & g.halo_mask
+    n, _, stats, _ = cv2.connectedComponentsWithStats(inked.astype(np.uint8), connectivity=8)
+    least = (0.3 / 25.4 * tpl.dpi) ** 2  # a stroke crossing the rim, not a speck
+    strokes = int((stats[1:, cv2.CC_STAT_AREA] >= least).sum()) if n > 1 else 0
+    return float(inked[g.halo_mask].mean()), strokes
 
 
 # --- classification ----------------------------------------------------------------------
@@ -362,12 +575,15 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
                     "outside?", f)
     # 3. filled solid and scribbled over past the outline: a correction (cancelled);
     #    filled but kept inside the box: coloured in (checked)
-    if ink >= F_FILLED and f.get("sides", 0) >= 0.8:
+    filled = f.get("fill", ink) >= F_FILLED and f.get("sides", 0) >= 0.8
+    if filled:
         halo = f.get("halo", 0.0)
+        struck = f.get("halo_strokes", 0) >= 2  # struck through past the outline
         if halo >= HALO_CANCEL:
             return Mark(CANCELLED, _conf(halo, HALO_CANCEL, 2 * HALO_CANCEL), CANCELLED, "", f)
-        if halo >= HALO_REVIEW:
-            likely = CANCELLED if halo >= (HALO_CANCEL + HALO_REVIEW) / 2 else CHECKED
+        if halo >= HALO_REVIEW or struck:
+            likely = (CANCELLED if halo >= (HALO_CANCEL + HALO_REVIEW) / 2 or struck
+                      else CHECKED)
             return Mark(REVIEW, 0.45, likely, "box filled, with ink around it: coloured in "
                         "(checked) or filled and scribbled over (cancelled)?", f)
         return Mark(CHECKED, _conf(HALO_CANCEL - halo, HALO_CANCEL - HALO_REVIEW,
@@ -375,13 +591,13 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
     conf = _conf(ink, F_MARK, F_MARK * 2.5)
     if cal.ink_level and f["level"] < FAINT * cal.ink_level:
         conf = min(conf, 0.75)
-    state = _stroke_state(executed and ink < SLASH_MAX_INK, line)
+    state = _stroke_state(executed, line)
     if state == REVIEW:
         l2 = line[1] if line else 0.0
         likely = SLASHED if l2 < (SECOND_SLASH + SECOND_CROSS) / 2 else CHECKED
         return Mark(REVIEW, 0.45, likely, "one stroke or two? (slash = failed, cross = "
                     "success)", f)
-    if executed and line is not None and ink < SLASH_MAX_INK:
+    if executed and line is not None:
         l2 = line[1]
         conf = min(conf, _conf(SECOND_SLASH - l2, 0, SECOND_SLASH) if state == SLASHED
                    else _conf(l2, SECOND_CROSS, SECOND_CROSS + 0.12))
@@ -404,58 +620,91 @@ def is_executed(region_id: str) -> bool:
     return region_id.startswith("mission.")
 
 
+# --- a whole sheet ---------------------------------------------------------------------------
+def _darkness_patch(canvas: np.ndarray, g: RegionGeom, shift: tuple[int, int], pad: int
+                    ) -> np.ndarray:
+    """Darkness 0..1 of a written field's patch relative to the paper around it."""
+    pu0, pv0, pu1, pv1 = g.patch
+    du, dv = shift
+    obs = canvas[pv0 + dv + pad:pv1 + dv + pad, pu0 + du + pad:pu1 + du + pad].astype(np.float32)
+    if g.ring is not None and g.ring.shape == obs.shape and g.ring.any():
+        sel = obs[g.ring]
+        k = max(1, sel.size // 10)
+        paper_obs = float(np.partition(sel, sel.size - k)[sel.size - k:].mean())
+        paper = paper_obs * 255.0 / max(g.paper_tone, 1.0)
+    else:
+        paper = float(np.percentile(obs, 95))
+    d = 1.0 - obs / max(paper, 1.0)
+    np.clip(d, -1.0, 1.0, out=d)
+    return cv2.blur(d, (3, 3))
+
+
 def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
     """Read every checkbox and bubble of a rectified sheet."""
-    shifts, scores = align(canvas, tpl)
-    geoms = tpl.by_id()
-    patches: dict[str, np.ndarray] = {}
-    other: dict[str, np.ndarray] = {}
-    papers: dict[str, float] = {}
-    for g in tpl.regions:
-        rid = g.region.id
-        d, papers[rid] = darkness_patch(canvas, tpl, g, shifts[rid])
-        (patches if g.region.kind in ("checkbox", "bubble") else other)[rid] = d
-    cal = calibrate(patches, geoms)
-    # the blur halo of printed text: how dark the clear part of boxes with printed text
-    # gets on this sheet (most of them are empty); faint ink there must be darker
-    halos = [float(np.percentile(d[geoms[rid].clear], 95)) for rid, d in patches.items()
-             if geoms[rid].region.printed and geoms[rid].clear.sum() >= 12]
-    if len(halos) >= 5:
-        cal.t_clear = float(np.median(halos)) + 3 * cal.noise
-    nears = [float(np.percentile(d[geoms[rid].inside & ~geoms[rid].clear], 95))
-             for rid, d in patches.items()
-             if geoms[rid].region.printed and (geoms[rid].inside & ~geoms[rid].clear).sum() >= 12]
-    if len(nears) >= 5:
-        cal.t_near = float(np.median(nears)) + 3 * cal.noise
-    feats = {}
-    for rid, d in patches.items():
-        pu0, pv0, pu1, pv1 = geoms[rid].patch
-        feats[rid] = features(d, geoms[rid], cal, tpl.ink_max[pv0:pv1, pu0:pu1])
-    for rid, f in feats.items():
-        if f["ink"] >= F_FILLED:
-            f["halo"] = halo_ink(canvas, tpl, geoms[rid], shifts[rid], papers[rid], cal.t_ink)
-    marked = [f["level"] for f in feats.values() if f["ink"] >= F_MARK * 2]
-    cal.ink_level = float(np.median(marked)) if marked else 0.0
+    _, st = _prepared(tpl)
+    fld = register(canvas, tpl)
+    disp = np.abs(fld.nodes).max() if fld.nodes.size else 0.0
+    pad = int(np.ceil(disp)) + FIRST_PX + 8
+    big = cv2.copyMakeBorder(canvas, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    big_f = big.astype(np.float32)
+    shifts, scores = align(big_f, tpl, fld, pad, FIRST_PX)
+    fld = refine(tpl, fld, shifts, scores, (canvas.shape[1], canvas.shape[0]))
+    shifts, scores = align(big_f, tpl, fld, pad, FINE_PX)
+    ids = [g.region.id for g in tpl.regions]
+    # the stack of box patches, gathered at each box's shift
+    P, Q = st.size
+    sh = shifts[st.index] if len(st.index) else np.zeros((0, 2), int)
+    rows = (st.origin[:, 1] + sh[:, 1] + pad)[:, None] + np.arange(P)[None, :]
+    cols = (st.origin[:, 0] + sh[:, 0] + pad)[:, None] + np.arange(Q)[None, :]
+    rows = np.clip(rows, 0, big.shape[0] - 1)
+    cols = np.clip(cols, 0, big.shape[1] - 1)
+    obs = big_f[rows[:, :, None], cols[:, None, :]]
+    paper = _paper(obs, st)
+    d = np.clip(1.0 - obs / paper[:, None, None], -1.0, 1.0)
+    d = _blur3(d)
+    cal = calibrate(d, st)
+    pr = st.printed & (st.n_inside > 0)
+    if pr.sum() >= 5:
+        clear = _rows(d, st.clear_idx)[pr]
+        cal.t_clear = float(np.median(_pct(clear, 95))) + 3 * cal.noise
+        near = _rows(d, st.near_idx)[pr]
+        cal.t_near = float(np.median(_pct(near, 95))) + 3 * cal.noise
+    feats = measure(d, st, cal)
+    marked = feats["level"][feats["ink"] >= F_MARK * 2]
+    cal.ink_level = float(np.median(marked)) if marked.size else 0.0
     marks: dict[str, Mark] = {}
     faint: list[str] = []
-    for rid, f in feats.items():
-        executed = is_executed(rid)
+    keys = ("n", "ink", "faint", "centre", "level", "fill")
+    for k, rid in enumerate(st.ids):
+        f = {key: float(feats[key][k]) for key in keys}
+        g = tpl.regions[st.index[k]]
+        inside = st.inside[k]
+        if f["fill"] >= F_FILLED and inside.any():
+            f["sides"] = _sides(d[k], inside, cal.t_ink)
+            level = float(np.median(d[k][inside]))
+            f["halo"], f["halo_strokes"] = halo_ink(big, tpl, g, tuple(sh[k]), float(paper[k]),
+                                                    level, cal, pad)
+        executed = bool(st.executed[k])
         line = None
         if executed and (f["ink"] >= F_MARK * 0.5 or f["faint"] >= F_MARK):
-            g = geoms[rid]
-            d = patches[rid]
-            m = (d > (cal.t_ink if f["ink"] >= F_MARK else cal.t_faint)) & g.inside
-            # a stroke across printed text: ink clearly darker than the print there
-            pu0, pv0, pu1, pv1 = g.patch
-            over = g.text
-            if over.any():
-                m |= over & (d - tpl.ink_max[pv0:pv1, pu0:pu1] > OVER_PRINT)
+            dk = d[k]
+            m = (dk > (cal.t_ink if f["ink"] >= F_MARK else cal.t_faint)) & inside
+            m |= st.text[k] & (dk - st.ink_max[k] > OVER_PRINT)
             ys, xs = np.nonzero(m)
             band = max(6.0, 1.2 * stroke_width(m) + 2.0)
-            line = line_fraction(ys, xs, band) if executed else None
+            line = line_fraction(ys, xs, band)
+            if f["fill"] >= SLASH_MAX_INK and _stroke_state(True, line) == SLASHED:
+                # a thick stroke or a box coloured in? a stroke leaves paper both sides
+                split = paper_both_sides(m & inside, inside, band)
+                f["split"] = round(split, 3)
+                if split < 0.06:
+                    line = (line[0], SECOND_CROSS)  # coloured in: a success
+                elif split < 0.12:
+                    line = (line[0], (SECOND_SLASH + SECOND_CROSS) / 2)  # review
         mk = classify(f, executed, line, cal)
-        weak = (scores[rid] < MIN_MATCH and mk.state != EMPTY) or scores[rid] < MIN_MATCH / 2
-        if weak and f["ink"] < SLASH_MAX_INK:  # (a box inked all over matches poorly)
+        sc = float(scores[st.index[k]])
+        weak = (sc < MIN_MATCH and mk.state != EMPTY) or sc < MIN_MATCH / 2
+        if weak and f["fill"] < F_FILLED:  # (a box inked all over matches poorly)
             mk = Mark(REVIEW, 0.3, mk.likely, "the box's outline was not found where "
                       "expected (a fold, a shadow, ink all over it?)", mk.features)
         if line is not None:
@@ -464,4 +713,10 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
         if mk.why.startswith("faint"):
             faint.append(rid)
         marks[rid] = mk
-    return Reading(marks, cal, shifts, other, faint)
+    darkness = {}
+    for k, g in enumerate(tpl.regions):
+        if g.region.kind in ("digits", "text"):
+            darkness[g.region.id] = _darkness_patch(big, g, (int(shifts[k, 0]),
+                                                             int(shifts[k, 1])), pad)
+    shift_map = {rid: (int(shifts[k, 0]), int(shifts[k, 1])) for k, rid in enumerate(ids)}
+    return Reading(marks, cal, shift_map, darkness, faint, fld)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -108,3 +109,116 @@ def warp(gray: np.ndarray, f: Fit, page_size: tuple[float, float], dpi: float) -
             gray = small
     return cv2.warpPerspective(gray, m, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                borderMode=cv2.BORDER_CONSTANT, borderValue=255)
+
+
+# --- the smooth residual warp ----------------------------------------------------------------
+@dataclass(frozen=True)
+class Field:
+    """A smooth displacement of the rectified canvas (what a homography cannot model: page
+    curl, a sheet that is not flat, lens distortion): canvas pixel (u, v) of the blank
+    sheet is found at (u, v) + field(u, v) on the rectified photo.
+
+    Bilinear on a grid of nodes every `step` pixels, fitted to measured displacements
+    (printed structure matched between the blank sheet and the photo) by regularised
+    least squares: the second differences between nodes are penalised, so where nothing
+    was measured the field continues smoothly, and an outlier cannot bend it locally."""
+
+    step: float
+    nodes: np.ndarray  # (gy, gx, 2): du, dv at each node
+    rms: float = 0.0  # the fit's residual at the measurements kept (pixels)
+    used: int = 0  # measurements kept
+
+    def __call__(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """Displacements (..., 2) at canvas points u, v."""
+        gy, gx = self.nodes.shape[:2]
+        x = np.clip(np.asarray(u, np.float64) / self.step, 0, gx - 1.000001)
+        y = np.clip(np.asarray(v, np.float64) / self.step, 0, gy - 1.000001)
+        i, j = np.floor(y).astype(int), np.floor(x).astype(int)
+        fy, fx = (y - i)[..., None], (x - j)[..., None]
+        n = self.nodes
+        return ((1 - fy) * ((1 - fx) * n[i, j] + fx * n[i, j + 1])
+                + fy * ((1 - fx) * n[i + 1, j] + fx * n[i + 1, j + 1]))
+
+    @staticmethod
+    def zero(size: tuple[int, int], step: float) -> Field:
+        w, h = size
+        return Field(step, np.zeros((int(np.ceil(h / step)) + 1, int(np.ceil(w / step)) + 1, 2)))
+
+
+def _bilinear(u: np.ndarray, v: np.ndarray, step: float, gx: int, gy: int
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """The four grid nodes around each point (flat indices, (n, 4)) and their weights."""
+    x = np.clip(u / step, 0, gx - 1.000001)
+    y = np.clip(v / step, 0, gy - 1.000001)
+    i, j = np.floor(y).astype(int), np.floor(x).astype(int)
+    fy, fx = y - i, x - j
+    idx = np.stack([i * gx + j, i * gx + j + 1, (i + 1) * gx + j, (i + 1) * gx + j + 1], 1)
+    wts = np.stack([(1 - fy) * (1 - fx), (1 - fy) * fx, fy * (1 - fx), fy * fx], 1)
+    return idx, wts
+
+
+@lru_cache(maxsize=8)
+def _smoothness(gx: int, gy: int) -> np.ndarray:
+    """R^T R of the second differences (and twists) between grid nodes."""
+    r = _second_differences(gx, gy)
+    return r.T @ r
+
+
+def _second_differences(gx: int, gy: int) -> np.ndarray:
+    rows = []
+    for i in range(gy):
+        for j in range(gx):
+            for di, dj in ((0, 1), (1, 0)):
+                if i - di >= 0 and i + di < gy and j - dj >= 0 and j + dj < gx:
+                    r = np.zeros(gy * gx)
+                    r[(i - di) * gx + (j - dj)] += 1
+                    r[i * gx + j] -= 2
+                    r[(i + di) * gx + (j + dj)] += 1
+                    rows.append(r)
+            if 0 < i < gy and 0 < j < gx:  # twist
+                r = np.zeros(gy * gx)
+                r[(i - 1) * gx + (j - 1)] += 1
+                r[(i - 1) * gx + j] -= 1
+                r[i * gx + (j - 1)] -= 1
+                r[i * gx + j] += 1
+                rows.append(r)
+    return np.array(rows)
+
+
+def fit_field(points: np.ndarray, shifts: np.ndarray, weights: np.ndarray,
+              size: tuple[int, int], step: float, smooth: float = 2.0,
+              outlier: float = 4.0) -> Field:
+    """The smooth field through measured displacements: `points` (n, 2) canvas u, v,
+    `shifts` (n, 2) du, dv there, `weights` (n,) their confidence. Robust: reweighted
+    (Huber) twice, and measurements off the fit by more than `outlier` pixels dropped."""
+    w, h = size
+    gx, gy = int(np.ceil(w / step)) + 1, int(np.ceil(h / step)) + 1
+    if len(points) < 4:
+        return Field.zero(size, step)
+    # normal equations assembled by hand (each point touches 4 nodes) and solved by
+    # OpenCV: numpy's BLAS would spread this small system over threads that only wait
+    idx, wts = _bilinear(points[:, 0], points[:, 1], step, gx, gy)
+    reg = _smoothness(gx, gy) * smooth ** 2 + np.eye(gx * gy) * 1e-6
+    base = np.asarray(weights, np.float64)
+    wt = base.copy()
+    keep = wt > 0
+    nodes = np.zeros((gy * gx, 2))
+    res = np.zeros(len(points))
+    for it in range(4):
+        ww = wts * (wt * keep)[:, None]
+        gram = reg.copy()
+        np.add.at(gram, (idx[:, :, None], idx[:, None, :]), ww[:, :, None] * wts[:, None, :])
+        rhs = np.zeros((gx * gy, 2))
+        np.add.at(rhs, idx, ww[:, :, None] * shifts[:, None, :])
+        ok, nodes = cv2.solve(gram, rhs, flags=cv2.DECOMP_CHOLESKY)
+        if not ok:
+            return Field.zero(size, step)
+        pred = (nodes[idx] * wts[:, :, None]).sum(axis=1)
+        res = np.hypot(*(pred - shifts).T)
+        if it == 0:
+            keep = keep & (res < outlier)
+        huber = 1.0  # pixels
+        wt = base * np.minimum(1.0, huber / np.maximum(res, 1e-6))
+    used = int(keep.sum())
+    rms = float(np.sqrt(np.mean(res[keep] ** 2))) if used else 0.0
+    return Field(step, nodes.reshape(gy, gx, 2), rms, used)
