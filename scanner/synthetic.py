@@ -60,7 +60,7 @@ from game.opial.state import EMPTY, FAILURE, SCORE_LINES, SUCCESS, CareerState
 from sheets.fill import DIGIT_STROKES, INKS, Ink, Stroke, plan_ink
 from sheets.manifest import Manifest, Rect
 
-VERSION = "4"  # bump when the same seed would give a different case
+VERSION = "5"  # bump when the same seed would give a different case
 KIND = "opial-career"
 PROFILES = ("phone", "phone-easy", "corner-cut", "scan", "scan-150", "scan-300", "scan-600",
             "clean")
@@ -729,6 +729,14 @@ def _page_raster(rng: np.random.Generator, edition: str, paper: str, page_size: 
     return cv2.multiply(blank, ink, scale=1 / 255)
 
 
+def _raster_scale(raster: np.ndarray, page: Page) -> tuple[float, float]:
+    """Pixels per mm of a page raster along x and y. pypdfium2 rounds the bitmap up to
+    whole pixels and stretches the page to fill it (792 pt at 150 dpi is 1651 rows, not
+    1650), so the scale is taken from the raster, not from the dpi."""
+    w, h = page.size_mm
+    return raster.shape[1] / w, raster.shape[0] / h
+
+
 def _render_dpi(needed: float) -> int:
     for d in RENDER_DPIS:
         if d >= needed * 0.98:
@@ -1231,7 +1239,7 @@ def _photo(rng: np.random.Generator, profile: str, page: Page, edition: str, pap
     inv = np.linalg.inv(hm)
     mm = _apply_h(inv, grid)
     mm_src = mm + curl(mm)
-    src = mm_src * (dpi / 25.4) - 0.5
+    src = mm_src * np.array(_raster_scale(raster, page)) - 0.5
     map_x = cv2.resize(src[..., 0].astype(np.float32), (W, H), interpolation=cv2.INTER_LINEAR)
     map_y = cv2.resize(src[..., 1].astype(np.float32), (W, H), interpolation=cv2.INTER_LINEAR)
     page4 = cv2.cvtColor(raster, cv2.COLOR_BGR2BGRA)
@@ -1373,8 +1381,8 @@ def _scan(rng: np.random.Generator, profile: str, page: Page, edition: str, pape
     px_mm = dpi / 25.4
     to_px = np.array([[px_mm, 0, -0.5], [0, px_mm, -0.5], [0, 0, 1]])
     content = to_px @ place @ fit  # content mm -> image px
-    r_mm = rdpi / 25.4
-    raster_to_mm = np.array([[1 / r_mm, 0, 0.5 / r_mm], [0, 1 / r_mm, 0.5 / r_mm], [0, 0, 1]])
+    rx, ry = _raster_scale(raster, page)
+    raster_to_mm = np.array([[1 / rx, 0, 0.5 / rx], [0, 1 / ry, 0.5 / ry], [0, 0, 1]])
     a = (content @ raster_to_mm)[:2]
     # the paper (slightly tinted) on the lid: the lid is painted around the paper's outline
     # (an even-odd fill of the glass minus the paper), with the edge's thin shadow
@@ -1459,8 +1467,8 @@ def make_case(seed: int, profile: str, edition: str = "later", paper: str = "let
     else:
         dpi = int(_pick(rng, (150, 200, 300), (1, 2, 1)))
         img = _page_raster(rng, edition, paper, manifest.page_size, inks, style, dpi)
-        px = dpi / 25.4
-        hm = np.array([[px, 0, -0.5], [0, px, -0.5], [0, 0, 1]])
+        sx, sy = _raster_scale(img, page)
+        hm = np.array([[sx, 0, -0.5], [0, sy, -0.5], [0, 0, 1]])
         geo = {"size": [img.shape[1], img.shape[0]],
                "megapixels": _f(img.shape[0] * img.shape[1] / 1e6, 2), "dpi": dpi,
                "render_dpi": dpi, "homography_mm_to_px": [[float(v) for v in r] for r in hm],

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 
 import cv2
 import numpy as np
@@ -43,8 +42,10 @@ def case(cache: dict[tuple[str, int], Case], profile: str, seed: int) -> Case:
 
 
 def detect(image: np.ndarray) -> dict[int, np.ndarray]:
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     det = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50),
-                                  cv2.aruco.DetectorParameters())
+                                  params)
     corners, ids, _ = det.detectMarkers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
     return {} if ids is None else {int(i): c.reshape(4, 2) for i, c in zip(ids.ravel(), corners,
                                                                            strict=True)}
@@ -148,8 +149,8 @@ def test_clean_case_markers_and_geometry(cases: dict[tuple[str, int], Case]) -> 
     assert abs(c.image.shape[0] - h / 72 * dpi) <= 1
     found = detect(c.image)
     assert sorted(found) == [0, 1, 2, 3]
-    for fid, corners in found.items():  # meta says where the markers are
-        assert np.abs(corners - np.array(c.meta["markers"][fid])).max() < 2.5
+    for fid, corners in found.items():  # meta says where the markers are, to a pixel
+        assert np.abs(corners - np.array(c.meta["markers"][fid])).max() < 1.0
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -249,7 +250,8 @@ def test_many_cases_are_sane() -> None:
         for seed in range(10):
             c = make_case(seed, profile)
             check_truth(c)
-            found = detect(c.image)
-            for fid in set(found) - set(c.missing_markers):
-                err = np.abs(found[fid] - np.array(c.meta["markers"][fid])).max()
-                assert err < max(4.0, math.sqrt(c.meta["megapixels"]))
+            found = detect(c.image)  # may hold a spurious id from the clutter or print
+            for fid in {0, 1, 2, 3} & set(found) - set(c.missing_markers):
+                # the median corner (a toner speck can pull one corner of a detection)
+                d = np.hypot(*(found[fid] - np.array(c.meta["markers"][fid])).T)
+                assert float(np.median(d)) < 1.0, (profile, seed, fid, d)
