@@ -126,7 +126,13 @@ def text(sheet: Sheet, x: float, y: float, s: str, size: float = 7.0,
     if size < MIN_TEXT:
         raise ValueError(f"text {s!r} at {size} pt is below the {MIN_TEXT} pt minimum")
     size = fit_size(sheet, s, font, size, width)
-    c = sheet.c
+    return draw_string(sheet.c, x, y, s, size, font, color, align, spacing)
+
+
+def draw_string(c: Canvas, x: float, y: float, s: str, size: float, font: str,
+                color: object, align: str = "left", spacing: float = 0.0) -> float:
+    """One line on a bare canvas in the sheets' type (the fonts' condensing applied);
+    returns the width drawn."""
     w = fonts.width(s, font, size) + spacing * max(len(s) - 1, 0)
     if align == "centre":
         x -= w / 2

@@ -27,7 +27,7 @@ from reportlab.pdfgen.canvas import Canvas
 import templates
 from sheets import fonts
 from sheets.booklet import SHEETS, BookletSettings, build_booklet
-from sheets.draw import ACCENT, INK, MIN_TEXT, MUTED, RULE
+from sheets.draw import ACCENT, INK, MIN_TEXT, MUTED, RULE, draw_string
 from sheets.paper import EDGE, get_paper
 from sheets.render import render
 from sheets.spacer_draw import LEGEND_LABELS, legend, legend_width
@@ -75,24 +75,7 @@ class Page:
     def text(self, x: float, y: float, s: str, size: float = 8.0, font: str = fonts.REGULAR,
              color: object = INK, align: str = "left", spacing: float = 0.0) -> float:
         assert size >= MIN_TEXT
-        c = self.c
-        w = fonts.width(s, font, size) + spacing * max(len(s) - 1, 0)
-        if align == "centre":
-            x -= w / 2
-        elif align == "right":
-            x -= w
-        c.saveState()
-        c.setFillColor(color)
-        t = c.beginText(x, y)
-        t.setFont(font, size)
-        if fonts.HSCALE != 1.0:
-            t.setHorizScale(fonts.HSCALE * 100)
-        if spacing:
-            t.setCharSpace(spacing)
-        t.textOut(s)
-        c.drawText(t)
-        c.restoreState()
-        return w
+        return draw_string(self.c, x, y, s, size, font, color, align, spacing)
 
     def para(self, x: float, y: float, width: float, s: str, size: float = 8.0,
              font: str = fonts.REGULAR, color: object = INK, leading: float = 1.35) -> float:
