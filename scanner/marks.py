@@ -97,6 +97,7 @@ class Reading:
     darkness: dict[str, np.ndarray]  # digits/text regions: aligned darkness patch
     faint: list[str] = field(default_factory=list)
     field: Field | None = None  # the residual warp found (canvas pixels)
+    print_look: tuple[float, float] = (0.0, 1.0)  # the print's blur (px) and gain on the photo
 
 
 # --- what the blank sheet gives, once per template ----------------------------------------
@@ -138,6 +139,58 @@ class Stack:
 
 
 _CACHE: dict[int, tuple[Template, Anchors, Stack]] = {}
+_EXPECTED: dict[tuple[int, float], tuple[Template, np.ndarray]] = {}
+BLURS = (0.0, 0.7, 1.2, 1.8, 2.6)  # px: the print's blur on the photo is one of these
+
+
+def expected_print(tpl: Template, st: Stack, sigma: float, slack: bool = True
+                   ) -> np.ndarray:
+    """The darkness the printed ink should show in each box patch on a photo blurred by
+    `sigma` px: the blank sheet blurred, then (`slack`) its 3x3 maximum (a pixel of
+    registration)."""
+    key = (id(tpl), sigma + (1000.0 if slack else 0.0))
+    hit = _EXPECTED.get(key)
+    if hit is not None and hit[0] is tpl:
+        return hit[1]
+    ink = tpl.ink if sigma <= 0 else cv2.GaussianBlur(tpl.ink, (0, 0), sigma)
+    if slack:
+        ink = cv2.dilate(ink, np.ones((3, 3), np.uint8))
+    P, Q = st.size
+    H, W = ink.shape
+    rows = np.clip(st.origin[:, 1][:, None] + np.arange(P)[None, :], 0, H - 1)
+    cols = np.clip(st.origin[:, 0][:, None] + np.arange(Q)[None, :], 0, W - 1)
+    out = ink[rows[:, :, None], cols[:, None, :]].astype(np.float32)
+    if len(_EXPECTED) > 24:
+        _EXPECTED.clear()
+    _EXPECTED[key] = (tpl, out)
+    return out
+
+
+def print_model(d: np.ndarray, tpl: Template, st: Stack) -> tuple[float, float]:
+    """How the printed text inside the boxes looks on this photo: (blur sigma px, gain).
+    Robust to marks: per box the gain is the median ratio over the core of its print and
+    the fit error the median over its text, and the sheet takes the median box (a mark
+    crosses a minority of a box's print)."""
+    sel = np.flatnonzero(st.n_text > 0)
+    if sel.size < 5:
+        return 1.2, 1.0
+    dt = d[sel]
+    m = st.text[sel]
+    best = (float("inf"), 1.2, 1.0)
+    for sigma in BLURS:
+        e = expected_print(tpl, st, sigma, slack=False)[sel]
+        peak = e.reshape(len(sel), -1).max(axis=1)[:, None, None]
+        core = m & (e > 0.5 * peak)
+        ratio = np.where(core, dt / np.maximum(e, 1e-3), np.nan).reshape(len(sel), -1)
+        ok = core.sum(axis=(1, 2)) >= 5
+        if ok.sum() < 5:
+            continue
+        gain = float(np.clip(np.median(np.nanmedian(ratio[ok], axis=1)), 0.3, 3.0))
+        err_px = np.where(m, np.abs(dt - gain * e), np.nan).reshape(len(sel), -1)
+        err = float(np.median(np.nanmedian(err_px[ok], axis=1)))
+        if err < best[0]:
+            best = (err, sigma, gain)
+    return best[1], best[2]
 
 
 def _prepared(tpl: Template) -> tuple[Anchors, Stack]:
@@ -399,7 +452,7 @@ def _band(pts: np.ndarray, band: float) -> tuple[float, np.ndarray, np.ndarray, 
     win = csum[:, w:] - csum[:, :-w] if nb >= w else csum[:, -1:]
     a, lo = np.unravel_index(int(np.argmax(win)), win.shape)
     on = (bins[:, a] >= lo) & (bins[:, a] < lo + w)
-    base = float(np.floor(rho[:, a].min()))
+    base = float(rho.min())  # bins count from the smallest offset over all angles
     return float(win[a, lo]), on, normal[a], (base + lo, base + lo + w)
 
 
@@ -466,33 +519,38 @@ def calibrate(d: np.ndarray, st: Stack) -> Calibration:
     return Calibration(p0, noise, p0 + max(7 * noise, 0.12), p0 + max(4 * noise, 0.06))
 
 
-def measure(d: np.ndarray, st: Stack, cal: Calibration) -> dict[str, np.ndarray]:
-    """The features of every box at once (arrays of N)."""
+def measure(d: np.ndarray, st: Stack, cal: Calibration, over: np.ndarray,
+            t_print: float) -> dict[str, np.ndarray]:
+    """The features of every box at once (arrays of N).
+
+    Away from printed text, ink is darkness above the sheet's thresholds. Near and over
+    the text printed in a box (its number, its points) ink is what is left once the
+    print is taken away (`over`: darkness above what the blank sheet's print looks like
+    on this photo), above the thresholds and above that residual's own noise there
+    (`t_print`), so a light pencil stroke across "17" counts."""
     inside, text = st.inside, st.text
     n = np.maximum(st.n_inside, 1).astype(np.float64)
-    inkpx = (d > cal.t_ink) & inside
-    n_ink = inkpx.sum(axis=(1, 2)).astype(np.float64)
-    fill = n_ink / n  # the inside only (a filled box's print cannot be seen through)
-    t_c = max(cal.t_faint, cal.t_clear)
-    t_n = max(cal.t_faint, cal.t_near)
-    faint_printed = (((d > t_c) & st.clear).sum(axis=(1, 2))
-                     + ((d > t_n) & st.near).sum(axis=(1, 2)))
-    faint_plain = ((d > cal.t_faint) & inside).sum(axis=(1, 2))
-    n_faint = np.maximum(n_ink, np.where(st.printed, faint_printed, faint_plain))
-    c_hit = ((d > cal.t_faint) & st.centre & inside).sum(axis=(1, 2))
+    zone_b = st.near | text  # near or over print (printed boxes only: near is empty else)
+    zone_a = inside & ~st.near
+    t_bi, t_bf = max(cal.t_ink, t_print), max(cal.t_faint, t_print)
+    fill = ((d > cal.t_ink) & inside).sum(axis=(1, 2)) / n  # a filled box hides its print
+    n_ink = (((d > cal.t_ink) & zone_a).sum(axis=(1, 2))
+             + ((over > t_bi) & zone_b).sum(axis=(1, 2))).astype(np.float64)
+    n_faint = (((d > cal.t_faint) & zone_a).sum(axis=(1, 2))
+               + ((over > t_bf) & zone_b).sum(axis=(1, 2))).astype(np.float64)
+    n_faint = np.maximum(n_faint, n_ink)
+    c_hit = ((d > cal.t_faint) & st.centre & zone_a).sum(axis=(1, 2))
+    c_hit = c_hit + ((over > t_bf) & st.centre & st.near).sum(axis=(1, 2))
     centre = np.where(st.n_centre >= np.maximum(12, 0.1 * n),
                       c_hit / np.maximum(st.n_centre, 1), 0.0)
-    dark = text & (d - st.ink_max > OVER_PRINT) & (d > cal.t_ink)
-    n_dark = dark.sum(axis=(1, 2)).astype(np.float64)
-    has_text = st.n_text > 0
-    centre = np.where(has_text, np.maximum(centre, n_dark / np.maximum(st.n_text, 1)), centre)
-    n_ink = n_ink + n_dark
-    n_faint = n_faint + n_dark
+    n_dark = ((over > t_bf) & text).sum(axis=(1, 2)).astype(np.float64)
+    centre = np.where(st.n_text > 0, np.maximum(centre, n_dark / np.maximum(st.n_text, 1)),
+                      centre)
     n_all = n + st.n_text
-    # level: the 75th percentile of the faint-inked pixels' darkness
-    fp = (d > cal.t_faint) & inside
+    # level: the 75th percentile of the faint-inked pixels' darkness (over print: above it)
+    fp = ((d > cal.t_faint) & zone_a) | ((over > t_bf) & zone_b)
     m = fp.sum(axis=(1, 2))
-    vals = np.where(fp, d, -np.inf).reshape(d.shape[0], -1)
+    vals = np.where(fp, np.where(zone_b, over, d), -np.inf).reshape(d.shape[0], -1)
     srt = -np.sort(-vals, axis=1)  # descending
     rank = np.clip(np.floor(0.25 * (m - 1)).astype(int), 0, srt.shape[1] - 1)
     level = np.where(m >= 3, srt[np.arange(len(m)), rank], 0.0)
@@ -669,7 +727,21 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
         cal.t_clear = float(np.median(_pct(clear, 95))) + 3 * cal.noise
         near = _rows(d, st.near_idx)[pr]
         cal.t_near = float(np.median(_pct(near, 95))) + 3 * cal.noise
-    feats = measure(d, st, cal)
+    sigma, gain = print_model(d, tpl, st)
+    over = d - gain * expected_print(tpl, st, sigma)
+    # the residual's noise near print: the 99th percentile there on the lightest tenth of
+    # the printed boxes (a long career marks many of them, not nine in ten)
+    t_print = cal.t_faint + 0.03
+    if pr.sum() >= 8:
+        zb = (st.near | st.text)[pr]
+        vals = np.where(zb, over[pr], -np.inf).reshape(int(pr.sum()), -1)
+        cnt = zb.sum(axis=(1, 2))
+        srt = -np.sort(-vals, axis=1)
+        k = np.clip(np.floor(0.01 * (cnt - 1)).astype(int), 0, srt.shape[1] - 1)
+        q = float(np.percentile(srt[np.arange(len(cnt)), k], 10)) + 3 * cal.noise
+        t_print = min(max(t_print, q), max(cal.t_ink, cal.t_faint + 0.15))
+    cal.t_near = t_print
+    feats = measure(d, st, cal, over, t_print)
     marked = feats["level"][feats["ink"] >= F_MARK * 2]
     cal.ink_level = float(np.median(marked)) if marked.size else 0.0
     marks: dict[str, Mark] = {}
@@ -688,8 +760,10 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
         line = None
         if executed and (f["ink"] >= F_MARK * 0.5 or f["faint"] >= F_MARK):
             dk = d[k]
-            m = (dk > (cal.t_ink if f["ink"] >= F_MARK else cal.t_faint)) & inside
-            m |= st.text[k] & (dk - st.ink_max[k] > OVER_PRINT)
+            light = f["faint"] > 1.5 * f["ink"]  # pencil: the shape is in the faint ink
+            t_a = cal.t_faint if (f["ink"] < F_MARK or light) else cal.t_ink
+            m = ((dk > t_a) & inside & ~st.near[k])
+            m |= (st.near[k] | st.text[k]) & (over[k] > max(t_a, t_print))
             ys, xs = np.nonzero(m)
             band = max(6.0, 1.2 * stroke_width(m) + 2.0)
             line = line_fraction(ys, xs, band)
@@ -719,4 +793,4 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
             darkness[g.region.id] = _darkness_patch(big, g, (int(shifts[k, 0]),
                                                              int(shifts[k, 1])), pad)
     shift_map = {rid: (int(shifts[k, 0]), int(shifts[k, 1])) for k, rid in enumerate(ids)}
-    return Reading(marks, cal, shift_map, darkness, faint, fld)
+    return Reading(marks, cal, shift_map, darkness, faint, fld, (sigma, gain))
