@@ -50,6 +50,7 @@ FINE_PX = 2  # ... and each region matched again within +-2 px of that
 F_EMPTY = 0.02  # less ink than this: empty (a speck, noise)
 F_MARK = 0.055  # more ink than this: a mark (a single thin stroke across covers ~0.1)
 F_CENTRE = 0.04  # a mark crosses the middle of the box; ink only at the edge is stray
+F_TRACE = 0.05  # faint ink on less than this, barely above the noise: a trace (empty)
 F_FILLED = 0.85  # a box inked edge to edge: coloured in, or cancelled
 HALO_CANCEL = 0.5  # ...and this much of the rim around it inked: filled over: cancelled
 HALO_REVIEW = 0.2  # between the two: review (a marker's check overshoots too)
@@ -412,7 +413,14 @@ def _paper(obs: np.ndarray, st: Stack) -> np.ndarray:
     n = obs.shape[0]
     ring = _rows(obs, st.ring)
     k = max(1, ring.shape[1] // 10)
-    ring_top = np.partition(ring, ring.shape[1] - k, axis=1)[:, -k:].mean(axis=1)
+    R = ring.shape[1]
+    k85, k95 = (85 * (R - 1)) // 100, (95 * (R - 1)) // 100
+    part = np.partition(ring, sorted({k85, k95, R - k}), axis=1)
+    ring_top = part[:, -k:].mean(axis=1)
+    # the top tenth of noisy paper sits 1.75 sigma above the paper; sigma from the top
+    # (85th to 95th percentile), which marks, print and tinted paper in the ring do not reach
+    sigma = (part[:, k95] - part[:, k85]) / 0.609
+    ring_top = ring_top - 1.755 * np.clip(sigma, 0, None)
     inside_hi = _pct(_rows(obs, st.inside_idx), 80)
     paper = np.where(st.has_ring, ring_top, _pct(obs.reshape(n, -1), 95))
     tones = np.round(st.tone / 6.0)
@@ -427,6 +435,32 @@ def _paper(obs: np.ndarray, st: Stack) -> np.ndarray:
             ratio = default
         paper[grp] = ring_top[grp] * ratio
     return np.maximum(paper, 1.0)
+
+
+def _light_slope(obs: np.ndarray, st: Stack) -> np.ndarray:
+    """Each box's light as a plane across its patch, relative to the patch's centre
+    (N, P, Q): fitted to the paper of its ring (the brighter half: not the print), so a
+    shadow's edge or a light gradient across a box does not read as ink on its dim side."""
+    n = obs.shape[0]
+    P, Q = st.size
+    ring = _rows(obs, st.ring)
+    ys, xs = np.divmod(st.ring, Q)
+    xs = (xs - Q / 2) / Q
+    ys = (ys - P / 2) / P
+    med = np.median(ring, axis=1, keepdims=True)
+    w = (ring >= med).astype(np.float64)
+    a = np.stack([np.ones_like(xs, dtype=np.float64), xs, ys], axis=2)  # (N, R, 3)
+    ata = np.einsum("nri,nr,nrj->nij", a, w, a) + np.eye(3) * 1e-6
+    atb = np.einsum("nri,nr,nr->ni", a, w, ring)
+    coef = np.linalg.solve(ata, atb[:, :, None])[:, :, 0]  # a0, slope x, slope y
+    base = np.maximum(coef[:, :1], 1.0)
+    gx = np.clip(coef[:, 1:2] / base, -0.3, 0.3)[:, :, None]
+    gy = np.clip(coef[:, 2:3] / base, -0.3, 0.3)[:, :, None]
+    u = ((np.arange(Q) - Q / 2) / Q)[None, None, :]
+    v = ((np.arange(P) - P / 2) / P)[None, :, None]
+    out = 1.0 + gx * u + gy * v
+    out[~st.has_ring] = 1.0
+    return out.reshape(n, P, Q)
 
 
 # --- features -----------------------------------------------------------------------------------
@@ -519,8 +553,8 @@ def calibrate(d: np.ndarray, st: Stack) -> Calibration:
     return Calibration(p0, noise, p0 + max(7 * noise, 0.12), p0 + max(4 * noise, 0.06))
 
 
-def measure(d: np.ndarray, st: Stack, cal: Calibration, over: np.ndarray,
-            t_print: float) -> dict[str, np.ndarray]:
+def measure(d: np.ndarray, st: Stack, t_ink: np.ndarray, t_faint: np.ndarray,
+            over: np.ndarray, t_print: float) -> dict[str, np.ndarray]:
     """The features of every box at once (arrays of N).
 
     Away from printed text, ink is darkness above the sheet's thresholds. Near and over
@@ -532,14 +566,15 @@ def measure(d: np.ndarray, st: Stack, cal: Calibration, over: np.ndarray,
     n = np.maximum(st.n_inside, 1).astype(np.float64)
     zone_b = st.near | text  # near or over print (printed boxes only: near is empty else)
     zone_a = inside & ~st.near
-    t_bi, t_bf = max(cal.t_ink, t_print), max(cal.t_faint, t_print)
-    fill = ((d > cal.t_ink) & inside).sum(axis=(1, 2)) / n  # a filled box hides its print
-    n_ink = (((d > cal.t_ink) & zone_a).sum(axis=(1, 2))
+    ti, tf = t_ink[:, None, None], t_faint[:, None, None]  # per box (its own noise)
+    t_bi, t_bf = np.maximum(ti, t_print), np.maximum(tf, t_print)
+    fill = ((d > ti) & inside).sum(axis=(1, 2)) / n  # a filled box hides its print
+    n_ink = (((d > ti) & zone_a).sum(axis=(1, 2))
              + ((over > t_bi) & zone_b).sum(axis=(1, 2))).astype(np.float64)
-    n_faint = (((d > cal.t_faint) & zone_a).sum(axis=(1, 2))
+    n_faint = (((d > tf) & zone_a).sum(axis=(1, 2))
                + ((over > t_bf) & zone_b).sum(axis=(1, 2))).astype(np.float64)
     n_faint = np.maximum(n_faint, n_ink)
-    c_hit = ((d > cal.t_faint) & st.centre & zone_a).sum(axis=(1, 2))
+    c_hit = ((d > tf) & st.centre & zone_a).sum(axis=(1, 2))
     c_hit = c_hit + ((over > t_bf) & st.centre & st.near).sum(axis=(1, 2))
     centre = np.where(st.n_centre >= np.maximum(12, 0.1 * n),
                       c_hit / np.maximum(st.n_centre, 1), 0.0)
@@ -548,7 +583,7 @@ def measure(d: np.ndarray, st: Stack, cal: Calibration, over: np.ndarray,
                       centre)
     n_all = n + st.n_text
     # level: the 75th percentile of the faint-inked pixels' darkness (over print: above it)
-    fp = ((d > cal.t_faint) & zone_a) | ((over > t_bf) & zone_b)
+    fp = ((d > tf) & zone_a) | ((over > t_bf) & zone_b)
     m = fp.sum(axis=(1, 2))
     vals = np.where(fp, np.where(zone_b, over, d), -np.inf).reshape(d.shape[0], -1)
     srt = -np.sort(-vals, axis=1)  # descending
@@ -616,16 +651,18 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
     # 2. some ink: is it a mark?
     if ink < F_MARK:
         if (faint >= F_MARK * 1.8 and centre >= F_CENTRE
-                and f["level"] >= (cal.t_faint + cal.t_ink) / 2):
+                and f["level"] >= (f.get("t_faint", cal.t_faint) + f.get("t_ink", cal.t_ink)) / 2):
             # a clear faint stroke (pencil): checked, with the confidence it deserves
             state = _stroke_state(executed, line)
             if state == REVIEW:
                 return Mark(REVIEW, 0.4, CHECKED, "faint mark: tick, cross or slash?", f)
             return Mark(state, 0.65, state, "faint mark", f)
-        if f["level"] < (cal.t_faint + cal.t_ink) / 2 and ink < F_EMPTY:
+        if (f["level"] < (f.get("t_faint", cal.t_faint) + f.get("t_ink", cal.t_ink)) / 2
+                and ink < F_EMPTY and faint < F_TRACE):
             # a trace barely above the paper's noise (a blur halo, a shadow's edge)
             return Mark(EMPTY, 0.6, EMPTY, "", f)
-        likely = CHECKED if ink >= F_MARK / 2 and faint >= F_MARK else EMPTY
+        likely = (CHECKED if (ink >= F_MARK / 2 and faint >= F_MARK)
+                  or (faint >= F_MARK * 1.8 and centre >= F_CENTRE) else EMPTY)
         return Mark(REVIEW, 0.35, likely, "a little ink: a light mark, an erasure or a "
                     "stray?", f)
     if centre < F_CENTRE:
@@ -718,7 +755,7 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
     cols = np.clip(cols, 0, big.shape[1] - 1)
     obs = big_f[rows[:, :, None], cols[:, None, :]]
     paper = _paper(obs, st)
-    d = np.clip(1.0 - obs / paper[:, None, None], -1.0, 1.0)
+    d = np.clip(1.0 - obs / (paper[:, None, None] * _light_slope(obs, st)), -1.0, 1.0)
     d = _blur3(d)
     cal = calibrate(d, st)
     pr = st.printed & (st.n_inside > 0)
@@ -741,7 +778,19 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
         q = float(np.percentile(srt[np.arange(len(cnt)), k], 10)) + 3 * cal.noise
         t_print = min(max(t_print, q), max(cal.t_ink, cal.t_faint + 0.15))
     cal.t_near = t_print
-    feats = measure(d, st, cal, over, t_print)
+    # each box's own noise, from the paper of its ring (the light tail: marks and print
+    # only darken): a box in a shadow or on a dim, noisy part of the photo gets
+    # thresholds to match
+    ring_d = _rows(d, st.ring)
+    R = ring_d.shape[1]
+    k5, k15 = (5 * (R - 1)) // 100, (15 * (R - 1)) // 100
+    part = np.partition(ring_d, sorted({k5, k15}), axis=1)
+    own = np.clip((part[:, k15] - part[:, k5]) / 0.609, 0, None)
+    own = np.where(st.has_ring, own, cal.noise)
+    noise_k = np.maximum(cal.noise, np.minimum(own, 1.5 * cal.noise))
+    t_ink_k = cal.paper + np.maximum(7 * noise_k, cal.t_ink - cal.paper)
+    t_faint_k = cal.paper + np.maximum(4 * noise_k, cal.t_faint - cal.paper)
+    feats = measure(d, st, t_ink_k, t_faint_k, over, t_print)
     marked = feats["level"][feats["ink"] >= F_MARK * 2]
     cal.ink_level = float(np.median(marked)) if marked.size else 0.0
     marks: dict[str, Mark] = {}
@@ -749,10 +798,11 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
     keys = ("n", "ink", "faint", "centre", "level", "fill")
     for k, rid in enumerate(st.ids):
         f = {key: float(feats[key][k]) for key in keys}
+        f["t_ink"], f["t_faint"] = float(t_ink_k[k]), float(t_faint_k[k])
         g = tpl.regions[st.index[k]]
         inside = st.inside[k]
         if f["fill"] >= F_FILLED and inside.any():
-            f["sides"] = _sides(d[k], inside, cal.t_ink)
+            f["sides"] = _sides(d[k], inside, f["t_ink"])
             level = float(np.median(d[k][inside]))
             f["halo"], f["halo_strokes"] = halo_ink(big, tpl, g, tuple(sh[k]), float(paper[k]),
                                                     level, cal, pad)
@@ -761,7 +811,7 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
         if executed and (f["ink"] >= F_MARK * 0.5 or f["faint"] >= F_MARK):
             dk = d[k]
             light = f["faint"] > 1.5 * f["ink"]  # pencil: the shape is in the faint ink
-            t_a = cal.t_faint if (f["ink"] < F_MARK or light) else cal.t_ink
+            t_a = f["t_faint"] if (f["ink"] < F_MARK or light) else f["t_ink"]
             m = ((dk > t_a) & inside & ~st.near[k])
             m |= (st.near[k] | st.text[k]) & (over[k] > max(t_a, t_print))
             ys, xs = np.nonzero(m)
