@@ -168,30 +168,51 @@ def expected_print(tpl: Template, st: Stack, sigma: float, slack: bool = True
     return out
 
 
+_PRINT_ROWS: dict[tuple[int, float], tuple[Template, tuple[np.ndarray, ...]]] = {}
+PRINT_BOXES = 48  # the print's look is fitted on at most this many boxes with text
+
+
+def _print_rows(tpl: Template, st: Stack, sigma: float) -> tuple[np.ndarray, ...]:
+    """For the print model at `sigma`: the boxes used, their text pixels and the core of
+    their print (flat indices, cycled) with the expected darkness there."""
+    key = (id(tpl), sigma)
+    hit = _PRINT_ROWS.get(key)
+    if hit is not None and hit[0] is tpl:
+        return hit[1]
+    sel = np.flatnonzero(st.n_text > 0)
+    sel = sel[:: max(1, len(sel) // PRINT_BOXES)][:PRINT_BOXES]
+    e = expected_print(tpl, st, sigma, slack=False)[sel]
+    m = st.text[sel]
+    peak = e.reshape(len(sel), -1).max(axis=1)[:, None, None]
+    core = m & (e > 0.5 * peak)
+    i_text, i_core = _cycled(list(m)), _cycled(list(core))
+    out = (sel, i_text, _rows(e, i_text), i_core, _rows(e, i_core),
+           core.sum(axis=(1, 2)) >= 5)
+    if len(_PRINT_ROWS) > 24:
+        _PRINT_ROWS.clear()
+    _PRINT_ROWS[key] = (tpl, out)
+    return out
+
+
 def print_model(d: np.ndarray, tpl: Template, st: Stack) -> tuple[float, float]:
     """How the printed text inside the boxes looks on this photo: (blur sigma px, gain).
     Robust to marks: per box the gain is the median ratio over the core of its print and
     the fit error the median over its text, and the sheet takes the median box (a mark
     crosses a minority of a box's print)."""
-    sel = np.flatnonzero(st.n_text > 0)
-    if sel.size < 5:
+    if int((st.n_text > 0).sum()) < 5:
         return 1.2, 1.0
-    dt = d[sel]
-    m = st.text[sel]
     best = (float("inf"), 1.2, 1.0)
     for sigma in BLURS:
-        e = expected_print(tpl, st, sigma, slack=False)[sel]
-        peak = e.reshape(len(sel), -1).max(axis=1)[:, None, None]
-        core = m & (e > 0.5 * peak)
-        ratio = np.where(core, dt / np.maximum(e, 1e-3), np.nan).reshape(len(sel), -1)
-        ok = core.sum(axis=(1, 2)) >= 5
+        sel, i_text, e_text, i_core, e_core, ok = _print_rows(tpl, st, sigma)
         if ok.sum() < 5:
             continue
-        gain = float(np.clip(np.median(np.nanmedian(ratio[ok], axis=1)), 0.3, 3.0))
-        err_px = np.where(m, np.abs(dt - gain * e), np.nan).reshape(len(sel), -1)
-        err = float(np.median(np.nanmedian(err_px[ok], axis=1)))
-        if err < best[0]:
-            best = (err, sigma, gain)
+        ds = d[sel]
+        ratio = _rows(ds, i_core)[ok] / np.maximum(e_core[ok], 1e-3)
+        gain = float(np.clip(np.median(np.median(ratio, axis=1)), 0.3, 3.0))
+        err = np.abs(_rows(ds, i_text)[ok] - gain * e_text[ok])
+        e_med = float(np.median(np.median(err, axis=1)))
+        if e_med < best[0]:
+            best = (e_med, sigma, gain)
     return best[1], best[2]
 
 
@@ -461,10 +482,19 @@ def _light_slope(obs: np.ndarray, st: Stack) -> np.ndarray:
     ys = (ys - P / 2) / P
     med = np.median(ring, axis=1, keepdims=True)
     w = (ring >= med).astype(np.float64)
-    a = np.stack([np.ones_like(xs, dtype=np.float64), xs, ys], axis=2)  # (N, R, 3)
-    ata = np.einsum("nri,nr,nrj->nij", a, w, a) + np.eye(3) * 1e-6
-    atb = np.einsum("nri,nr,nr->ni", a, w, ring)
-    coef = np.linalg.solve(ata, atb[:, :, None])[:, :, 0]  # a0, slope x, slope y
+    # weighted least squares for v = a + b x + c y, solved in closed form (no BLAS)
+    sw, sx, sy = w.sum(1), (w * xs).sum(1), (w * ys).sum(1)
+    sxx, sxy, syy = (w * xs * xs).sum(1), (w * xs * ys).sum(1), (w * ys * ys).sum(1)
+    sv, sxv, syv = (w * ring).sum(1), (w * xs * ring).sum(1), (w * ys * ring).sum(1)
+    m = np.stack([np.stack([sw, sx, sy], -1), np.stack([sx, sxx, sxy], -1),
+                  np.stack([sy, sxy, syy], -1)], -2) + np.eye(3) * 1e-6
+    det = np.linalg.det(m)
+    rhs = np.stack([sv, sxv, syv], -1)
+    coef = np.empty((n, 3))
+    for j in range(3):  # Cramer's rule
+        mj = m.copy()
+        mj[:, :, j] = rhs
+        coef[:, j] = np.linalg.det(mj) / np.where(np.abs(det) > 1e-12, det, 1.0)
     base = np.maximum(coef[:, :1], 1.0)
     gx = np.clip(coef[:, 1:2] / base, -0.3, 0.3)[:, :, None]
     gy = np.clip(coef[:, 2:3] / base, -0.3, 0.3)[:, :, None]

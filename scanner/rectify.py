@@ -23,6 +23,40 @@ from sheets.manifest import Fiducial
 from starsheets.errors import NotASheetError
 
 MIN_MARKERS = 3
+BLAS_ENV = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def single_thread_blas() -> bool:
+    """Hold numpy's OpenBLAS to one thread in this process (unless the user set a thread
+    count): the scanner's linear algebra is small (3x3 homographies, a grid of a few
+    hundred nodes), and a BLAS thread pool on a busy machine only spins, doubling the CPU
+    a sheet costs; parallelism comes from `scan --jobs` (one process per core). Returns
+    whether the limit was set (Linux: the library is found in /proc/self/maps)."""
+    import ctypes
+    import os
+
+    if any(os.environ.get(k) for k in BLAS_ENV):
+        return False
+    try:
+        with open("/proc/self/maps") as f:
+            libs = {ln.split()[-1] for ln in f if "openblas" in ln.lower() and "/" in ln}
+    except OSError:
+        return False
+    for path in sorted(libs):
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for name in ("scipy_openblas_set_num_threads64_", "openblas_set_num_threads64_",
+                     "openblas_set_num_threads", "scipy_openblas_set_num_threads"):
+            fn = getattr(lib, name, None)
+            if fn is not None:
+                fn(1)
+                return True
+    return False
+
+
+single_thread_blas()
 MAX_RMS_MM = 2.5  # marker corners off a flat sheet by more than this: not one flat sheet
 
 
@@ -195,8 +229,7 @@ def fit_field(points: np.ndarray, shifts: np.ndarray, weights: np.ndarray,
     gx, gy = int(np.ceil(w / step)) + 1, int(np.ceil(h / step)) + 1
     if len(points) < 4:
         return Field.zero(size, step)
-    # normal equations assembled by hand (each point touches 4 nodes) and solved by
-    # OpenCV: numpy's BLAS would spread this small system over threads that only wait
+    # normal equations assembled by hand (each point touches 4 nodes, no BLAS product)
     idx, wts = _bilinear(points[:, 0], points[:, 1], step, gx, gy)
     reg = _smoothness(gx, gy) * smooth ** 2 + np.eye(gx * gy) * 1e-6
     base = np.asarray(weights, np.float64)
@@ -210,8 +243,9 @@ def fit_field(points: np.ndarray, shifts: np.ndarray, weights: np.ndarray,
         np.add.at(gram, (idx[:, :, None], idx[:, None, :]), ww[:, :, None] * wts[:, None, :])
         rhs = np.zeros((gx * gy, 2))
         np.add.at(rhs, idx, ww[:, :, None] * shifts[:, None, :])
-        ok, nodes = cv2.solve(gram, rhs, flags=cv2.DECOMP_CHOLESKY)
-        if not ok:
+        try:  # numpy's LAPACK, held to one thread (OpenCV's cv2.solve wakes a spinning pool)
+            nodes = np.linalg.solve(gram, rhs)
+        except np.linalg.LinAlgError:
             return Field.zero(size, step)
         pred = (nodes[idx] * wts[:, :, None]).sum(axis=1)
         res = np.hypot(*(pred - shifts).T)
