@@ -50,6 +50,7 @@ FINE_PX = 2  # ... and each region matched again within +-2 px of that
 F_EMPTY = 0.02  # less ink than this: empty (a speck, noise)
 F_MARK = 0.055  # more ink than this: a mark (a single thin stroke across covers ~0.1)
 F_CENTRE = 0.04  # a mark crosses the middle of the box; ink only at the edge is stray
+SPECK_MM = 0.7  # ink in pieces no longer than this (and little of it): specks, empty
 F_TRACE = 0.05  # faint ink on less than this, barely above the noise: a trace (empty)
 F_FILLED = 0.85  # a box inked edge to edge: coloured in, or cancelled
 HALO_CANCEL = 0.5  # ...and this much of the rim around it inked: filled over: cancelled
@@ -635,6 +636,15 @@ def measure(d: np.ndarray, st: Stack, t_ink: np.ndarray, t_faint: np.ndarray,
             "level": level, "fill": fill, "n_inside": st.n_inside.astype(np.float64)}
 
 
+def _longest(mask: np.ndarray) -> float:
+    """The longest extent (pixels, bounding-box diagonal) of a connected part of a mask."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    if n <= 1:
+        return 0.0
+    w, h = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
+    return float(np.hypot(w, h).max())
+
+
 def _sides(d: np.ndarray, inside: np.ndarray, t: float) -> float:
     """How far ink reaches every side of the inside (the least-inked side's share)."""
     ys, xs = np.nonzero(inside)
@@ -880,6 +890,12 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
                 elif split < 0.12:
                     line = (line[0], (SECOND_SLASH + SECOND_CROSS) / 2)  # review
         mk = classify(f, executed, line, cal)
+        if (mk.state == REVIEW and mk.likely == EMPTY and f["faint"] < F_TRACE
+                and not st.printed[k]):  # (print breaks a light stroke into pieces)
+            # specks (toner, dust, a pen's touch): every bit of ink tiny and compact
+            spots = (d[k] > f["t_faint"]) & inside
+            if _longest(spots) < SPECK_MM * tpl.dpi / 25.4:
+                mk = Mark(EMPTY, 0.6, EMPTY, "", f)
         sc = float(scores[st.index[k]])
         weak = (sc < MIN_MATCH and mk.state != EMPTY) or sc < MIN_MATCH / 2
         if weak and f["fill"] < 0.6:  # (a box inked all over matches poorly)
