@@ -330,7 +330,11 @@ def print_table(summaries: list[Summary]) -> None:
     print("\nhow the sheet code was found: " + "; ".join(
         f"{s.name} " + ", ".join(f"{k} {v}" for k, v in sorted(s.identified.items()))
         for s in summaries if s.identified))
-    print("\nmedian ms per stage:")
+    if hasattr(os, "getloadavg"):
+        one, five, fifteen = os.getloadavg()
+        print(f"\nload average when the table was printed: {one:.2f} {five:.2f} {fifteen:.2f} "
+              f"({os.cpu_count()} cores; wall times grow with it, CPU times much less)")
+    print("\nmedian ms per stage (wall):")
     for s in summaries:
         if s.stages:
             print(f"  {s.name:<11} " + "  ".join(f"{k} {v:.0f}" for k, v in s.stages.items()))
