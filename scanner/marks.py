@@ -913,4 +913,23 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
             darkness[g.region.id] = _darkness_patch(big, g, (int(shifts[k, 0]),
                                                              int(shifts[k, 1])), pad)
     shift_map = {rid: (int(shifts[k, 0]), int(shifts[k, 1])) for k, rid in enumerate(ids)}
-    return Reading(marks, cal, shift_map, darkness, faint, fld, (sigma, gain))
+    return Reading(marks, _field_calibration(cal, darkness, tpl), shift_map, darkness, faint,
+                   fld, (sigma, gain))
+
+
+def _field_calibration(cal: Calibration, darkness: dict[str, np.ndarray], tpl: Template
+                       ) -> Calibration:
+    """The sheet's calibration as the written fields see it: their darkness is measured
+    against the brightest tenth of the paper around them (the boxes' paper estimate is
+    corrected for noise), so the thresholds keep their distance above the fields' own
+    paper level (the median of the paper around each field)."""
+    geoms = tpl.by_id()
+    levels = [float(np.median(d[geoms[rid].ring])) for rid, d in darkness.items()
+              if geoms[rid].ring is not None and geoms[rid].ring.shape == d.shape
+              and geoms[rid].ring.sum() >= 12]
+    if not levels:
+        return cal
+    p = float(np.median(levels))
+    return Calibration(p, cal.noise, p + (cal.t_ink - cal.paper), p + (cal.t_faint - cal.paper),
+                       cal.ink_level, p + (cal.t_clear - cal.paper) if cal.t_clear else 0.0,
+                       p + (cal.t_near - cal.paper) if cal.t_near else 0.0)
