@@ -23,6 +23,7 @@ from scanner.template import RegionGeom
 DIGIT_HEIGHT = 28  # px: the height a digit is scaled to for Tesseract
 CELL_INK = 0.02  # a cell with less ink than this (fraction) is empty
 OCR_TRUST = 0.6  # below this a field's value is not used for score comparisons
+SPECK_PX = 6  # a piece of ink smaller than this (pixels at 200 dpi) is a speck
 
 
 @dataclass
@@ -54,6 +55,14 @@ def _ink(d: np.ndarray, g: RegionGeom, box: tuple[int, int, int, int],
     sub[:, :m] = 0
     sub[:, -m:] = 0
     sub[sub < cal.t_faint] = 0
+    # specks (noise, toner, a JPEG block's edge) are not strokes: pieces of ink smaller
+    # than SPECK_PX pixels are dropped, so a glyph is cropped to its strokes
+    _, labels, stats, _ = cv2.connectedComponentsWithStats((sub > 0).astype(np.uint8),
+                                                           connectivity=8)
+    small = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] < SPECK_PX)
+    small = small[small > 0]
+    if small.size:
+        sub[np.isin(labels, small)] = 0
     return sub
 
 

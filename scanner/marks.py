@@ -919,17 +919,12 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
 
 def _field_calibration(cal: Calibration, darkness: dict[str, np.ndarray], tpl: Template
                        ) -> Calibration:
-    """The sheet's calibration as the written fields see it: their darkness is measured
-    against the brightest tenth of the paper around them (the boxes' paper estimate is
-    corrected for noise), so the thresholds keep their distance above the fields' own
-    paper level (the median of the paper around each field)."""
-    geoms = tpl.by_id()
-    levels = [float(np.median(d[geoms[rid].ring])) for rid, d in darkness.items()
-              if geoms[rid].ring is not None and geoms[rid].ring.shape == d.shape
-              and geoms[rid].ring.sum() >= 12]
-    if not levels:
-        return cal
-    p = float(np.median(levels))
-    return Calibration(p, cal.noise, p + (cal.t_ink - cal.paper), p + (cal.t_faint - cal.paper),
-                       cal.ink_level, p + (cal.t_clear - cal.paper) if cal.t_clear else 0.0,
-                       p + (cal.t_near - cal.paper) if cal.t_near else 0.0)
+    """The sheet's calibration as the written fields see it. Their darkness is measured
+    against the brightest tenth of the paper around them, which sits at or above the
+    boxes' (noise-corrected) paper level: the thresholds keep their distance above a
+    paper level of at least 0."""
+    p = cal.paper
+    dp = 0.0
+    return Calibration(p, cal.noise, cal.t_ink + dp, cal.t_faint + dp, cal.ink_level,
+                       cal.t_clear + dp if cal.t_clear else 0.0,
+                       cal.t_near + dp if cal.t_near else 0.0)
