@@ -139,6 +139,10 @@ class Stack:
     n_inside: np.ndarray  # (N,) pixels in `inside`
     n_centre: np.ndarray
     n_text: np.ndarray
+    near_boxes: tuple[np.ndarray, ...]  # per box: the stack indices of boxes within 25 mm
+    core_idx: np.ndarray  # (N, Lk): the inside 3 px in from its edge (the outline's blur
+    #                       lands on the edge), cycled: where the paper's noise is measured
+    n_core: np.ndarray
 
 
 _CACHE: dict[int, tuple[Template, Anchors, Stack]] = {}
@@ -283,6 +287,13 @@ def _ring_tone(tpl: Template, g: RegionGeom) -> float:
     return float(sel[-k:].mean())
 
 
+def _near_boxes(geoms: list[RegionGeom], dpi: float) -> tuple[np.ndarray, ...]:
+    c = np.array([((g.box[0] + g.box[2]) / 2, (g.box[1] + g.box[3]) / 2) for g in geoms])
+    dist = np.hypot(c[:, None, 0] - c[None, :, 0], c[:, None, 1] - c[None, :, 1])
+    reach = 25.0 / 25.4 * dpi
+    return tuple(np.flatnonzero((row < reach) & (row > 0)) for row in dist)
+
+
 def _stack(tpl: Template) -> Stack:
     sel = [k for k, g in enumerate(tpl.regions) if g.region.kind in ("checkbox", "bubble")]
     geoms = [tpl.regions[k] for k in sel]
@@ -292,7 +303,7 @@ def _stack(tpl: Template) -> Stack:
         return Stack(np.array(sel, int), (), np.zeros((0, 2), int), (1, 1), z, z, z, z, z, zi,
                      np.zeros(0, bool), zi, zi, zi, np.zeros((0, 1, 1), np.float32),
                      np.zeros(0), np.zeros(0, bool), np.zeros(0, bool), np.zeros(0),
-                     np.zeros(0), np.zeros(0))
+                     np.zeros(0), np.zeros(0), (), zi, np.zeros(0))
     P = max(g.patch[3] - g.patch[1] for g in geoms)
     Q = max(g.patch[2] - g.patch[0] for g in geoms)
 
@@ -302,6 +313,7 @@ def _stack(tpl: Template) -> Stack:
         return out
 
     inside = np.stack([pad(g.inside) for g in geoms])
+    cores = [cv2.erode(i.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0 for i in inside]
     centre = np.stack([pad(g.centre) for g in geoms])
     clear = np.stack([pad(g.clear) for g in geoms])
     text = np.stack([pad(g.text) for g in geoms])
@@ -323,7 +335,8 @@ def _stack(tpl: Template) -> Stack:
         ink_max=ink_max, tone=np.array([_ring_tone(tpl, g) for g in geoms], np.float64),
         printed=printed, executed=np.array([is_executed(g.region.id) for g in geoms]),
         n_inside=inside.sum(axis=(1, 2)), n_centre=(centre & inside).sum(axis=(1, 2)),
-        n_text=text.sum(axis=(1, 2)))
+        n_text=text.sum(axis=(1, 2)), near_boxes=_near_boxes(geoms, tpl.dpi),
+        core_idx=_cycled(cores), n_core=np.array([c.sum() for c in cores]))
 
 
 # --- registration ---------------------------------------------------------------------------
@@ -468,6 +481,18 @@ def _paper(obs: np.ndarray, st: Stack) -> np.ndarray:
         else:
             ratio = default
         paper[grp] = ring_top[grp] * ratio
+    # the ring can read darker than the box's own paper (the blur of outlines and
+    # neighbours, a tint, noise in a dim corner): where the inside's 60th percentile is
+    # brighter than the ring's estimate, it is the paper (never darker: a light fill
+    # would vanish into its own level)
+    inside_p60 = _pct(_rows(obs, st.inside_idx), 60)
+    paper = np.where(st.has_ring, np.maximum(paper, inside_p60), paper)
+    # ... and a ring inked all round (a correction's loop) reads far darker than the
+    # paper: no box's paper is taken below 0.85 of its neighbours' (within 25 mm) median
+    if len(paper) >= 3:
+        near = np.array([np.median(paper[nb]) if nb.size else paper[k]
+                         for k, nb in enumerate(st.near_boxes)])
+        paper = np.maximum(paper, 0.85 * near)
     return np.maximum(paper, 1.0)
 
 
@@ -576,15 +601,17 @@ def stroke_width(ink: np.ndarray) -> float:
     return float(max(1.0, 2 * np.percentile(dist[ink], 90) - 1))
 
 
-def calibrate(d: np.ndarray, st: Stack) -> Calibration:
+def calibrate(d: np.ndarray, st: Stack, core: bool = True) -> Calibration:
     """Paper level and noise from the boxes themselves. Ink only ever darkens, so the
     half of each box's pixels below its median is paper: its spread (median - 16th
     percentile) is the noise, whatever share of the box is inked; the paper level is the
     lightest fifth of the box medians (a sheet can be mostly marked)."""
-    ok = st.n_inside >= 20
+    ok, idx = st.n_core >= 20, st.core_idx  # off the outline's blur
+    if ok.sum() < 10 or not core:
+        ok, idx = st.n_inside >= 20, st.inside_idx
     if not ok.any():
         return Calibration(0.0, 0.004, 0.12, 0.06)
-    vals = _rows(d, st.inside_idx)[ok]
+    vals = _rows(d, idx)[ok]
     L = vals.shape[1]
     k16, k50 = round(0.16 * (L - 1)), round(0.5 * (L - 1))
     part = np.partition(vals, (k16, k50), axis=1)
@@ -846,7 +873,7 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
     part = np.partition(ring_d, sorted({k5, k15}), axis=1)
     own = np.clip((part[:, k15] - part[:, k5]) / 0.609, 0, None)
     own = np.where(st.has_ring, own, cal.noise)
-    noise_k = np.maximum(cal.noise, np.minimum(own, 1.5 * cal.noise))
+    noise_k = np.maximum(cal.noise, np.minimum(own, 1.0 * cal.noise))
     # ... and its own paper level: the median of its ring (paper, a neighbour's stroke
     # or print's blur poking into it is a minority), so a paper estimate a little off
     # for this box moves its thresholds with it
@@ -913,8 +940,10 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
             darkness[g.region.id] = _darkness_patch(big, g, (int(shifts[k, 0]),
                                                              int(shifts[k, 1])), pad)
     shift_map = {rid: (int(shifts[k, 0]), int(shifts[k, 1])) for k, rid in enumerate(ids)}
-    return Reading(marks, _field_calibration(cal, darkness, tpl), shift_map, darkness, faint,
-                   fld, (sigma, gain))
+    # the written fields are cleaned with thresholds measured over the whole inside of the
+    # boxes (their pen strokes are read with the noise of edges and blur included)
+    return Reading(marks, _field_calibration(calibrate(d, st, core=False), darkness, tpl),
+                   shift_map, darkness, faint, fld, (sigma, gain))
 
 
 def _field_calibration(cal: Calibration, darkness: dict[str, np.ndarray], tpl: Template

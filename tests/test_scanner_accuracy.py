@@ -168,14 +168,16 @@ def test_curled_page_is_read_through_the_residual_warp() -> None:
 
 # --- the slow suite: a fixed slice of every bench set ----------------------------------------
 # (set, profile, silent box errors at most, boxes to review at most): what the scanner
-# reaches on the first ten cases of each set, with a little room
+# reaches on the first ten cases of each set (phone: 2 silent errors, 0.07 %; 0.7 % to
+# review; every other set: none silent), with a little room
 TARGETS = [
-    ("phone", "phone", 0.0025, 0.02),
-    ("phone-easy", "phone-easy", 0.001, 0.01),
-    ("scan-150", "scan-150", 0.001, 0.015),
-    ("scan-300", "scan-300", 0.001, 0.01),
-    ("scan-600", "scan-600", 0.001, 0.01),
-    ("clean", "clean", 0.001, 0.01),
+    ("phone", "phone", 0.001, 0.01),
+    ("phone-easy", "phone-easy", 0.0, 0.005),
+    ("corner-cut", "corner-cut", 0.0, 0.008),
+    ("scan-150", "scan-150", 0.0, 0.015),
+    ("scan-300", "scan-300", 0.0, 0.01),
+    ("scan-600", "scan-600", 0.0, 0.005),
+    ("clean", "clean", 0.0, 0.008),
 ]
 
 

@@ -172,17 +172,7 @@ def test_marks_read_as_filled(tmp: str, who: str, style: str) -> None:
     assert len(right) >= 0.8 * len(written), (len(right), len(written))
 
 
-REGRESSION_2F39600 = pytest.mark.xfail(strict=True, reason=(
-    "KNOWN REGRESSION since scanner commits fed4098/2f39600 (per-box thresholds): on the pen "
-    "photo of tik-mistakes the written Initiative is not read, so its 'initiative' finding is "
-    "missing; the clean-hand photo and the legal characters still match their files. Its "
-    "cells are clean ('1', '0'), but Tesseract returns nothing for the round 0 at every "
-    "scale read_comb tries: the comb reader's, not the thresholds' (see f6a8f24)"))
-
-
-@pytest.mark.parametrize(("who", "style"), [
-    pytest.param(*c, marks=REGRESSION_2F39600) if c == ("mistakes", "pen") else c
-    for c in CASES if c[0] != "setting"])
+@pytest.mark.parametrize(("who", "style"), [c for c in CASES if c[0] != "setting"])
 def test_character_findings_match_the_file(tmp: str, who: str, style: str) -> None:
     """The validator finds the same errors on the photo as on the file (as the form
     holds it: a principle written as one sentence has no action on the form)."""
