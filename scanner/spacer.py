@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -635,16 +636,20 @@ def summary(r: Any) -> list[str]:
 
 
 # --- one form from one file (starsheets validate character|setting PHOTO) ------------------
-def read_form(path: str, kind: str, notes: list[str] | None = None, ocr: bool = True) -> Any:
-    """The Character or Setting on a photo, scan or PDF (`kind`: spacer-character or
-    spacer-setting). What a person should check (boxes and fields to review, warnings)
+def read_form(paths: str | Sequence[str], kind: str, notes: list[str] | None = None,
+              ocr: bool = True) -> Any:
+    """The Character or Setting on photos, scans or PDFs (`kind`: spacer-character or
+    spacer-setting): one file holding every page, or one file per page (pages pair up
+    as in `combine`). What a person should check (boxes and fields to review, warnings)
     is appended to `notes`. Raises the input's error, NotASheetError for another sheet
-    or form, InputFileError when a page of the form is missing or the file holds several
-    forms."""
+    or form, InputFileError when a page of the form is missing or the files hold
+    several forms."""
     from scanner.pipeline import scan_file
     from starsheets.errors import InputFileError, NotASheetError
 
-    results = combine(scan_file(path, ocr=ocr))
+    paths = [paths] if isinstance(paths, str) else list(paths)
+    path = " + ".join(paths)
+    results = combine([r for p in paths for r in scan_file(p, ocr=ocr)])
     for r in results:
         if r.error is not None:
             raise r.error
@@ -654,9 +659,19 @@ def read_form(path: str, kind: str, notes: list[str] | None = None, ocr: bool = 
         got = results[0].kind if results else "no"
         raise NotASheetError(f"{path}: a {got} sheet, not a Spacer {want} form",
                              f"Give a photo or scan of the Spacer {_title(kind)}.")
+    wrong = [r for r in forms if r.kind != kind]
+    if wrong and len(forms) > 1:
+        other = "setting" if want == "character" else "character"
+        raise NotASheetError(f"{wrong[0].source} is a Spacer {other} form, not a page of the "
+                             f"{want} form", f"Give only the pages of the Spacer {_title(kind)}.")
     if len(forms) > 1:
         raise InputFileError(f"{path} holds {len(forms)} Spacer forms; validate reads one",
-                             "Use `starsheets scan FILE` to read them all.")
+                             "Use `starsheets scan FILE...` to read them all.")
+    others = [r for r in results if r.kind not in SPACER_KINDS]
+    if others:
+        raise NotASheetError(f"{others[0].source}: a {others[0].kind} sheet, not a page of "
+                             f"the Spacer {want} form",
+                             f"Give only the pages of the Spacer {_title(kind)}.")
     form = forms[0]
     if form.kind != kind:
         other = "setting" if want == "character" else "character"
@@ -664,7 +679,9 @@ def read_form(path: str, kind: str, notes: list[str] | None = None, ocr: bool = 
                              f"Use `starsheets validate {other}` for it.")
     if form.spacer.missing:
         f = missing_finding(form, form.spacer)
-        raise InputFileError(f"{path}: {f['message']}", f["fix"])
+        raise InputFileError(f"{path}: {f['message']}",
+                             f"Give every page: starsheets validate {want} page1.jpg page2.jpg "
+                             "(or one PDF/TIFF holding all the pages).")
     if notes is not None:
         if form.review:
             notes.append(f"{path}: {len(form.review)} box(es)/field(s) to check on the form "

@@ -283,6 +283,27 @@ def test_validate_photos(tmp: str, tmp_path: Path, cli: Cli) -> None:
     assert "page 2 is missing" in res.stderr and "Traceback" not in res.stderr
 
 
+def test_validate_character_from_one_photo_per_page(tmp: str, cli: Cli) -> None:
+    """`validate character p2.jpg p1.jpg`: the pages of one form, in any order, validate
+    as the character file does; a data file among photos is a usage error."""
+    p1, p2 = photos("mistakes", "clean", tmp)
+    res = cli("validate", "character", "--json", p2, p1)
+    assert res.returncode == ExitCode.FINDINGS, res.stderr
+    out = json.loads(res.stdout)
+    want = {f.code for f in validate_character(mistakes()).findings}
+    assert {f["code"] for f in out["findings"]} == want
+    assert out["file"] == f"{p2} + {p1}"
+    text = cli("validate", "character", p1, p2)
+    assert "NOT LEGAL" in text.stdout and "department-level" in text.stdout
+    bad = cli("validate", "character", p1, str(SAMPLES / "tik-mistakes.yaml"))
+    assert bad.returncode == ExitCode.USAGE
+    assert "not a photo or scan" in bad.stderr and "Traceback" not in bad.stderr
+    (setting_photo,) = photos("setting", "clean", tmp)
+    mixed = cli("validate", "character", p1, setting_photo)
+    assert mixed.returncode == ExitCode.NOT_A_SHEET, mixed.stderr
+    assert "Traceback" not in mixed.stderr
+
+
 def test_snap_to_the_rules_words() -> None:
     assert snap("gear.personal.1", "Energy Rifie; Medkit") == ("Energy Rifle; Medkit",
                                                              pytest.approx(0.917, abs=0.01))

@@ -8,6 +8,7 @@ file:
     load_character(path, notes=None) -> Character   YAML/JSON (docs/character.md), a
                                                     filled form, a photo or scan
     load_setting(path, notes=None) -> Setting
+    load_character([p1, p2]) / load_setting([...])  a form photographed page by page
 
 A file is taken for a PDF when it starts with the PDF header, whatever its name; a PDF
 with form fields is a fillable form, any other PDF (a scan, a form filled with
@@ -18,6 +19,7 @@ should check (marks and handwriting it was unsure of).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from game.spacer.character import Character
@@ -60,10 +62,30 @@ def _scanned(path: str | Path, what: str) -> bool:
     return is_pdf(path, what) and not has_form_fields(path)
 
 
-def load_character(path: str | Path, notes: list[str] | None = None) -> Character:
+def _photos(paths: Sequence[str | Path], what: str) -> list[str]:
+    """Several files are the pages of one form: each must be a photo or scan."""
+    from starsheets.errors import UsageError
+
+    for p in paths:
+        if not _scanned(p, what):
+            raise UsageError(f"{p} is not a photo or scan; several files are read as the pages "
+                             "of one photographed form",
+                             "Give one character/setting file, or the photos of each page.")
+    return [str(p) for p in paths]
+
+
+def load_character(path: str | Path | Sequence[str | Path],
+                   notes: list[str] | None = None) -> Character:
     """Read and check a character: a YAML/JSON character file (schema-checked), a
     fillable Character Form filled in a PDF viewer, or a photo or scan of a filled form
-    (both pages: a PDF or TIFF holding them)."""
+    (both pages: a PDF or TIFF holding them, or a list of files, one per page)."""
+    if not isinstance(path, (str, Path)):
+        from scanner.spacer import read_form
+
+        if len(path) != 1:
+            return read_form(_photos(path, "character file"), "spacer-character",  # type: ignore[no-any-return]
+                             notes)
+        path = path[0]
     if _scanned(path, "character file"):
         from scanner.spacer import read_form
 
@@ -75,9 +97,16 @@ def load_character(path: str | Path, notes: list[str] | None = None) -> Characte
     return Character.from_dict(load_data_file(path, "character file"), source=str(path))
 
 
-def load_setting(path: str | Path, notes: list[str] | None = None) -> Setting:
+def load_setting(path: str | Path | Sequence[str | Path],
+                 notes: list[str] | None = None) -> Setting:
     """Read and check a setting: a YAML/JSON setting file, a filled fillable Setting
-    Form, or a photo or scan of a filled form."""
+    Form, or a photo or scan of a filled form (or a list of files, one per page)."""
+    if not isinstance(path, (str, Path)):
+        from scanner.spacer import read_form
+
+        if len(path) != 1:
+            return read_form(_photos(path, "setting file"), "spacer-setting", notes)  # type: ignore[no-any-return]
+        path = path[0]
     if _scanned(path, "setting file"):
         from scanner.spacer import read_form
 

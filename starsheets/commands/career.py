@@ -113,17 +113,17 @@ def validate_career(file: str, edition: str | None, as_json: bool) -> ExitCode:
 
 
 @click.command("validate")
-@click.argument("args", nargs=-1, required=True, metavar="[character|setting] FILE")
+@click.argument("args", nargs=-1, required=True, metavar="[character|setting] FILE...")
 @EDITION
 @AS_JSON
 def validate_cmd(args: tuple[str, ...], edition: str | None, as_json: bool) -> ExitCode:
     """Check a page against the rules: an OPIAL career page (default), or a Spacer
-    `character` or `setting` form."""
-    if len(args) == 2 and args[0] in ("character", "setting"):
+    `character` or `setting` form (a file, a filled PDF, or photos: one per page)."""
+    if len(args) >= 2 and args[0] in ("character", "setting"):
         from starsheets.commands import spacer
 
         run = spacer.run_validate_character if args[0] == "character" else spacer.run_validate_setting
-        return run(args[1], as_json)
+        return run(args[1] if len(args) == 2 else list(args[1:]), as_json)
     if len(args) != 1:
         raise UsageError(f"unexpected arguments: {' '.join(args)}",
                          "Use: starsheets validate FILE, or validate character|setting FILE.")

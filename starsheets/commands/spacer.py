@@ -22,7 +22,7 @@ from starsheets.errors import ExitCode
 from starsheets.io import dump_json, write_text
 
 
-def load_character(path: str, notes: list[str] | None = None) -> Character:
+def load_character(path: str | list[str], notes: list[str] | None = None) -> Character:
     """Read and schema-check a character file (JSON or YAML), or read a filled fillable
     Character Form (PDF), or a photo or scan of a filled form."""
     from game.spacer import readers
@@ -30,7 +30,7 @@ def load_character(path: str, notes: list[str] | None = None) -> Character:
     return readers.load_character(path, notes)
 
 
-def load_setting(path: str, notes: list[str] | None = None) -> Setting:
+def load_setting(path: str | list[str], notes: list[str] | None = None) -> Setting:
     """Read a setting file (JSON or YAML), a filled fillable Setting Form (PDF), or a
     photo or scan of a filled form."""
     from game.spacer import readers
@@ -86,10 +86,12 @@ def _computed_line(c: dict[str, Any]) -> str:
     return "computed: " + ", ".join(parts) if parts else ""
 
 
-def run_validate_character(path: str, as_json: bool) -> ExitCode:
-    """Check a Spacer character file; print findings (text or JSON) on stdout."""
+def run_validate_character(paths: str | list[str], as_json: bool) -> ExitCode:
+    """Check a Spacer character file (or the photos of its pages); print findings (text
+    or JSON) on stdout."""
     notes: list[str] = []
-    char = load_character(path, notes)
+    char = load_character(paths, notes)
+    path = paths if isinstance(paths, str) else " + ".join(paths)
     _scan_notes(notes)
     report = validate_character(char)
     if as_json:
@@ -110,10 +112,12 @@ def run_validate_character(path: str, as_json: bool) -> ExitCode:
     return ExitCode.OK if report.ok and not _to_review(notes) else ExitCode.FINDINGS
 
 
-def run_validate_setting(path: str, as_json: bool) -> ExitCode:
-    """Check a Spacer setting file; print the one-page summary and the findings."""
+def run_validate_setting(paths: str | list[str], as_json: bool) -> ExitCode:
+    """Check a Spacer setting file (or the photos of its pages); print the one-page
+    summary and the findings."""
     notes: list[str] = []
-    setting = load_setting(path, notes)
+    setting = load_setting(paths, notes)
+    path = paths if isinstance(paths, str) else " + ".join(paths)
     _scan_notes(notes)
     report = validate_setting(setting)
     if as_json:
