@@ -351,6 +351,8 @@ def _career(row: int, number: int, seed: np.uint64, cfg: np.ndarray, min_rank: n
         if rank == ga:
             ga_tour = tour
             tours_done = tour if tour_end else tour - 1
+            if tour_end:
+                _log(events, n_ev, EV_TOUR, tour)
             end = GRAND_ADMIRAL
             break
         alive = _survival_roll(rng, survival[m], skills[cfg[CFG_FIT]], budget, events, n_ev,
