@@ -62,9 +62,17 @@ SECOND_SLASH = 0.05  # at most this on a second stroke: a single stroke (slash; 
 #                     on the synthetic sets: slashes <= 0.035, ticks and crosses >= 0.02)
 SECOND_CROSS = 0.18  # at least this: two strokes (tick, cross)
 FIRST_SLASH = 0.85  # and a slash has most of its ink on its one band
+# ... and how far the rest strays: the share of the ink more than FAR_GAP px beyond the
+# main band's edges (off_band). A slash's wobble and blur hug its band (measured <= 0.018);
+# a tick's short arm leaves it at an angle (>= 0.03 on 7 in 10 of the ticks whose short
+# arm is too short for SECOND_CROSS)
+FAR_GAP = 3.0
+FAR_SLASH = 0.025  # a single stroke is a slash only with less than this off its band
+FAR_TICK = 0.03  # a second stroke (over SECOND_SLASH) with this much off the band: a tick
 SLASH_MAX_INK = 0.45  # a box more inked than this is a slash only if paper shows both sides
 MIN_MATCH = 0.3  # a box whose outline matches the blank sheet worse than this: review
 OVER_PRINT = 0.22  # ink over printed text: this much darker than the print
+OVER_FLOOR = 0.25  # print never taken as darker than 0.75 (its noise would be amplified)
 FAINT = 0.45  # a mark this much lighter than the sheet's typical mark is "faint"
 
 
@@ -532,16 +540,24 @@ def _light_slope(obs: np.ndarray, st: Stack) -> np.ndarray:
 
 
 # --- features -----------------------------------------------------------------------------------
-def _best_bands(pts: np.ndarray, band: float) -> tuple[float, np.ndarray]:
+ANGLE_STEP = 3  # degrees between the straight bands tried
+SECOND_ANGLE = 30  # degrees: a second stroke crosses the first at least this steeply (a
+#                    curved or wobbly slash leaves ink beside its band, parallel to it)
+
+
+def _best_bands(pts: np.ndarray, band: float, away_from: int | None = None
+                ) -> tuple[float, np.ndarray, int]:
     """The straight band of width `band` holding most of the points (all angles at once):
-    (count, mask of the points on it)."""
-    count, on, _, _ = _band(pts, band)
-    return count, on
+    (count, mask of the points on it, its angle's index); `away_from`: only angles at
+    least SECOND_ANGLE from that one."""
+    count, on, _, _, a = _band(pts, band, away_from)
+    return count, on, a
 
 
-def _band(pts: np.ndarray, band: float) -> tuple[float, np.ndarray, np.ndarray, tuple[float, float]]:
+def _band(pts: np.ndarray, band: float, away_from: int | None = None
+          ) -> tuple[float, np.ndarray, np.ndarray, tuple[float, float], int]:
     """_best_bands, plus the band's unit normal and its (low, high) offset along it."""
-    angles = np.deg2rad(np.arange(0, 180, 3, dtype=np.float32))
+    angles = np.deg2rad(np.arange(0, 180, ANGLE_STEP, dtype=np.float32))
     normal = np.stack([-np.sin(angles), np.cos(angles)], 1)
     rho = pts[:, :1] * normal[:, 0] + pts[:, 1:2] * normal[:, 1]  # (n, A), no BLAS
     bins = np.floor(rho - rho.min()).astype(np.int64)
@@ -552,10 +568,13 @@ def _band(pts: np.ndarray, band: float) -> tuple[float, np.ndarray, np.ndarray, 
     w = max(1, round(band))
     csum = np.concatenate([np.zeros((A, 1), np.float32), np.cumsum(hist, axis=1)], axis=1)
     win = csum[:, w:] - csum[:, :-w] if nb >= w else csum[:, -1:]
+    if away_from is not None:
+        diff = np.abs(np.arange(A) - away_from) * ANGLE_STEP
+        win = np.where((np.minimum(diff, 180 - diff) >= SECOND_ANGLE)[:, None], win, -1.0)
     a, lo = np.unravel_index(int(np.argmax(win)), win.shape)
     on = (bins[:, a] >= lo) & (bins[:, a] < lo + w)
     base = float(rho.min())  # bins count from the smallest offset over all angles
-    return float(win[a, lo]), on, normal[a], (base + lo, base + lo + w)
+    return float(max(win[a, lo], 0.0)), on, normal[a], (base + lo, base + lo + w), int(a)
 
 
 def paper_both_sides(ink: np.ndarray, inside: np.ndarray, band: float) -> float:
@@ -568,10 +587,23 @@ def paper_both_sides(ink: np.ndarray, inside: np.ndarray, band: float) -> float:
         return 0.0
     c = np.array([xs.mean(), ys.mean()], np.float32)
     pts = np.stack([xs, ys], 1).astype(np.float32) - c
-    _, _, normal, (lo, hi) = _band(pts, band)
+    _, _, normal, (lo, hi), _ = _band(pts, band)
     rho = (px - c[0]) * normal[0] + (py - c[1]) * normal[1]
     n = float(inside.sum())
     return float(min((rho < lo).sum(), (rho >= hi).sum())) / n
+
+
+def off_band(ys: np.ndarray, xs: np.ndarray, band: float, gap: float) -> float:
+    """The share of the ink lying more than `gap` pixels beyond the edges of its best
+    straight band: a tick's short arm or a cross's second bar leaves the main stroke's
+    band at an angle and goes on; a slash's wobble, blur and ragged ends hug it."""
+    if ys.size < 4:
+        return 0.0
+    pts = np.stack([xs, ys], 1).astype(np.float32)
+    pts -= pts.mean(axis=0)
+    _, _, normal, (lo, hi), _ = _band(pts, band)
+    rho = pts[:, 0] * normal[0] + pts[:, 1] * normal[1]
+    return float(((rho < lo - gap) | (rho >= hi + gap)).sum()) / ys.size
 
 
 def line_fraction(ys: np.ndarray, xs: np.ndarray, band: float) -> tuple[float, float]:
@@ -586,9 +618,9 @@ def line_fraction(ys: np.ndarray, xs: np.ndarray, band: float) -> tuple[float, f
         return 1.0, 0.0
     pts = np.stack([xs, ys], 1).astype(np.float32)
     pts -= pts.mean(axis=0)
-    first, on = _best_bands(pts, band)
+    first, on, a = _best_bands(pts, band)
     rest = pts[~on]
-    second = _best_bands(rest, band)[0] if rest.shape[0] >= 4 else float(rest.shape[0])
+    second = _best_bands(rest, band, a)[0] if rest.shape[0] >= 4 else float(rest.shape[0])
     return first / n, second / n
 
 
@@ -772,27 +804,35 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
     conf = _conf(ink, F_MARK, F_MARK * 2.5)
     if cal.ink_level and f["level"] < FAINT * cal.ink_level:
         conf = min(conf, 0.75)
-    state = _stroke_state(executed, line)
+    far = f.get("far", 0.0)
+    state = _stroke_state(executed, line, far)
     if state == REVIEW:
         l2 = line[1] if line else 0.0
-        likely = SLASHED if l2 < (SECOND_SLASH + SECOND_CROSS) / 2 else CHECKED
+        likely = (SLASHED if l2 < (SECOND_SLASH + SECOND_CROSS) / 2 and far < FAR_SLASH
+                  else CHECKED)
         return Mark(REVIEW, 0.45, likely, "one stroke or two? (slash = failed, cross = "
                     "success)", f)
     if executed and line is not None:
         l2 = line[1]
-        conf = min(conf, _conf(SECOND_SLASH - l2, 0, SECOND_SLASH) if state == SLASHED
-                   else _conf(l2, SECOND_CROSS, SECOND_CROSS + 0.12))
+        if state == SLASHED:
+            conf = min(conf, _conf(SECOND_SLASH - l2, 0, SECOND_SLASH),
+                       _conf(FAR_SLASH - far, 0, FAR_SLASH))
+        elif l2 >= SECOND_CROSS:
+            conf = min(conf, _conf(l2, SECOND_CROSS, SECOND_CROSS + 0.12))
+        else:  # a short second stroke that leaves the first one's band: a tick
+            conf = min(conf, _conf(far, FAR_TICK, FAR_TICK + 0.06))
     return Mark(state, conf, state, "", f)
 
 
-def _stroke_state(executed: bool, line: tuple[float, float] | None) -> str:
-    """On an Executed box: one straight stroke is a slash (failed), more is a success."""
+def _stroke_state(executed: bool, line: tuple[float, float] | None, far: float = 0.0) -> str:
+    """On an Executed box: one straight stroke is a slash (failed), more is a success.
+    `far`: the share of the ink well off the main stroke's band (off_band)."""
     if not executed or line is None:
         return CHECKED
     first, second = line
-    if second <= SECOND_SLASH and first >= FIRST_SLASH:
+    if second <= SECOND_SLASH and first >= FIRST_SLASH and far < FAR_SLASH:
         return SLASHED
-    if second >= SECOND_CROSS:
+    if second >= SECOND_CROSS or (second > SECOND_SLASH and far >= FAR_TICK):
         return CHECKED
     return REVIEW
 
@@ -851,7 +891,10 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
         near = _rows(d, st.near_idx)[pr]
         cal.t_near = float(np.median(_pct(near, 95))) + 3 * cal.noise
     sigma, gain = print_model(d, tpl, st)
-    over = d - gain * expected_print(tpl, st, sigma)
+    # ink over print multiplies the light the print lets through: the mark's own
+    # darkness there is 1 - (1 - d) / (1 - print) (a light pencil stroke across "17" keeps
+    # its darkness; subtracting the print would halve it, and a dark pen's would vanish)
+    over = 1.0 - (1.0 - d) / np.maximum(1.0 - gain * expected_print(tpl, st, sigma), OVER_FLOOR)
     # the residual's noise near print: the 99th percentile there on the lightest tenth of
     # the printed boxes (a long career marks many of them, not nine in ten)
     t_print = cal.t_faint + 0.03
@@ -908,7 +951,8 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
             ys, xs = np.nonzero(m)
             band = max(6.0, 1.2 * stroke_width(m) + 2.0)
             line = line_fraction(ys, xs, band)
-            if f["fill"] >= SLASH_MAX_INK and _stroke_state(True, line) != CHECKED:
+            f["far"] = round(off_band(ys, xs, band, FAR_GAP), 3)
+            if f["fill"] >= SLASH_MAX_INK and _stroke_state(True, line, f["far"]) != CHECKED:
                 # a thick stroke or a box coloured in? a stroke leaves paper both sides
                 split = paper_both_sides(m & inside, inside, band)
                 f["split"] = round(split, 3)
@@ -916,6 +960,7 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
                     line = (line[0], SECOND_CROSS)  # coloured in (not quite edge to edge)
                 elif split < 0.12:
                     line = (line[0], (SECOND_SLASH + SECOND_CROSS) / 2)  # review
+                    f["far"] = 0.0
         mk = classify(f, executed, line, cal)
         if (mk.state == REVIEW and mk.likely == EMPTY and f["faint"] < F_TRACE
                 and not st.printed[k]):  # (print breaks a light stroke into pieces)
