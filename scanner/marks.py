@@ -72,7 +72,6 @@ FAR_TICK = 0.03  # a second stroke (over SECOND_SLASH) with this much off the ba
 SLASH_MAX_INK = 0.45  # a box more inked than this is a slash only if paper shows both sides
 MIN_MATCH = 0.3  # a box whose outline matches the blank sheet worse than this: review
 OVER_PRINT = 0.22  # ink over printed text: this much darker than the print
-OVER_FLOOR = 0.25  # print never taken as darker than 0.75 (its noise would be amplified)
 FAINT = 0.45  # a mark this much lighter than the sheet's typical mark is "faint"
 
 
@@ -891,10 +890,7 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
         near = _rows(d, st.near_idx)[pr]
         cal.t_near = float(np.median(_pct(near, 95))) + 3 * cal.noise
     sigma, gain = print_model(d, tpl, st)
-    # ink over print multiplies the light the print lets through: the mark's own
-    # darkness there is 1 - (1 - d) / (1 - print) (a light pencil stroke across "17" keeps
-    # its darkness; subtracting the print would halve it, and a dark pen's would vanish)
-    over = 1.0 - (1.0 - d) / np.maximum(1.0 - gain * expected_print(tpl, st, sigma), OVER_FLOOR)
+    over = d - gain * expected_print(tpl, st, sigma)
     # the residual's noise near print: the 99th percentile there on the lightest tenth of
     # the printed boxes (a long career marks many of them, not nine in ten)
     t_print = cal.t_faint + 0.03
