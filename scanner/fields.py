@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from scanner import digits
 from scanner.marks import Calibration
 from scanner.ocr import Engine
 from scanner.template import RegionGeom
@@ -24,6 +25,10 @@ DIGIT_HEIGHT = 28  # px: the height a digit is scaled to for Tesseract
 CELL_INK = 0.02  # a cell with less ink than this (fraction) is empty
 OCR_TRUST = 0.6  # below this a field's value is not used for score comparisons
 SPECK_PX = 6  # a piece of ink smaller than this (pixels at 200 dpi) is a speck
+# Tesseract reads a digit at these heights (px) and paddings: the first alone when the
+# classifier agrees with it, all of them when not (a misread of a handwritten digit rarely
+# survives a change of scale, and one of them often reads what another gives nothing for)
+VARIANTS = ((28, 20), (20, 20), (24, 20), (34, 20), (28, 10))
 
 
 @dataclass
@@ -67,7 +72,7 @@ def _ink(d: np.ndarray, g: RegionGeom, box: tuple[int, int, int, int],
 
 
 def _glyph_image(sub: np.ndarray, ys: np.ndarray, xs: np.ndarray, height: int,
-                 max_width: float = 0.0) -> np.ndarray:
+                 max_width: float = 0.0, pad: int = 20) -> np.ndarray:
     """The ink cropped, scaled to `height` (at most `max_width` wide), binarised, padded."""
     crop = sub[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
     k = height / max(1, crop.shape[0])
@@ -76,11 +81,58 @@ def _glyph_image(sub: np.ndarray, ys: np.ndarray, xs: np.ndarray, height: int,
     img = (255 - np.clip(crop * 1.5, 0, 1) * 255).astype(np.uint8)
     img = cv2.resize(img, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC)
     img = np.where(img < 128, 0, 255).astype(np.uint8)
-    return cv2.copyMakeBorder(img, 20, 20, 20, 20, cv2.BORDER_CONSTANT, value=255)
+    return cv2.copyMakeBorder(img, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
+
+
+def hole_share(ink: np.ndarray) -> float:
+    """The area of a glyph's one enclosed hole over its bounding box (0 unless it is a
+    single stroke around exactly one hole): a round 0 Tesseract gives nothing for."""
+    ys, xs = np.nonzero(ink)
+    crop = np.pad(ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.uint8), 2)
+    crop = cv2.morphologyEx(crop, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    contours, hier = cv2.findContours(crop, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hier is None:
+        return 0.0
+    holes = [cv2.contourArea(c) for c, h in zip(contours, hier[0], strict=True) if h[3] >= 0]
+    outer = [c for c, h in zip(contours, hier[0], strict=True) if h[3] < 0]
+    holes = [a for a in holes if a > 4]
+    if len(holes) != 1 or len(outer) != 1:
+        return 0.0
+    _, _, w, h = cv2.boundingRect(outer[0])
+    return float(holes[0] / (w * h))
+
+
+def read_cell(sub: np.ndarray, ink: np.ndarray, t_ink: float, ocr: Engine) -> tuple[str, float]:
+    """One digit cell: the classifier's guess (scanner.digits) against Tesseract's
+    readings. Tesseract reads first at DIGIT_HEIGHT; when that does not settle the cell
+    (disagreement, nothing read, low confidence), at the other VARIANTS too. Returns the
+    digit (likely one when unsure, '?' when nothing at all) and its confidence: at least
+    OCR_TRUST only when the two agree (scanner.digits.agree)."""
+    ys, xs = np.nonzero(ink)
+    aspect = (xs.max() - xs.min() + 1) / (ys.max() - ys.min() + 1)
+    guess = digits.classify(digits.cell_ink(sub, t_ink))
+    reads: list[tuple[str, float]] = []
+    hole = -1.0
+    for k, (height, pad) in enumerate(VARIANTS):
+        words = ocr.read(_glyph_image(sub, ys, xs, height, 2.5 * height, pad), 10, "0123456789")
+        text = "".join(x.text for x in words)
+        reads.append((text, min((x.confidence for x in words), default=0.0))
+                     if len(text) == 1 else ("", 0.0))
+        if k == 0 or k == len(VARIANTS) - 1:
+            if hole < 0 and guess.digit == "0" and not any(c >= digits.TESS_SURE for _, c in reads):
+                hole = hole_share(ink)
+            digit, conf = digits.agree(reads, guess, aspect, hole)
+            if conf >= OCR_TRUST or not digits.can_confirm(guess):
+                break  # settled, or nothing more Tesseract reads could make it trusted
+    if not any(t for t, _ in reads) and guess.p < digits.CONFIRM:
+        return "?", 0.0
+    return digit, conf
 
 
 def read_digits(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> Field:
-    """A digits region: one character per cell, right-aligned number (e.g. '', '-', '6')."""
+    """A digits region: one character per cell, right-aligned number (e.g. '', '-', '6').
+    Its value is set when every cell has a digit; its confidence is the weakest cell's
+    (below OCR_TRUST when any cell was not confirmed)."""
     chars: list[str] = []
     confs: list[float] = []
     for cell in g.cells:
@@ -95,10 +147,9 @@ def read_digits(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> 
             chars.append("-")
             confs.append(0.9)
             continue
-        words = ocr.read(_glyph_image(sub, ys, xs, DIGIT_HEIGHT, 2.5 * DIGIT_HEIGHT), 10, "0123456789")
-        text = "".join(x.text for x in words)
-        chars.append(text if len(text) == 1 else "?")
-        confs.append(min((x.confidence for x in words), default=0.0) if len(text) == 1 else 0.0)
+        digit, conf = read_cell(sub, ink, cal.t_ink, ocr)
+        chars.append(digit)
+        confs.append(conf)
     text = "".join(chars)
     value: int | None = None
     if text and "?" not in text:

@@ -272,94 +272,11 @@ def _groups(res: Any, sp: SpacerPage) -> None:
                                     f"several {group} bubbles marked", m.features)
 
 
-# Each digit is read at these heights (px) and paddings: a digit counts as read only if
-# every reading agrees (a misread of a handwritten digit rarely survives a change of
-# scale; measured on pen-filled forms: all five agree on 64 % of the digits, with no
-# misread among them, where one reading at 28 px misreads 4 %).
-VARIANTS = ((28, 20), (20, 20), (24, 20), (34, 20), (28, 10))
-AGREE_CONF = 0.5  # ... each with at least this confidence
-ZERO_HOLE = 0.17  # a hole this big a share of the glyph: a 0 (6, 8, 9 at most 0.14)
-SEVEN_ONE = {"7": (0.62, 9.0), "1": (0.0, 0.66)}  # width/height a 7 or a 1 can have
-
-
-def _glyph(sub: np.ndarray, ink: np.ndarray, height: int, pad: int) -> np.ndarray:
-    ys, xs = np.nonzero(ink)
-    crop = sub[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
-    k = height / max(1, crop.shape[0])
-    if crop.shape[1] * k > 2.5 * height:
-        k = 2.5 * height / crop.shape[1]
-    img = (255 - np.clip(crop * 1.5, 0, 1) * 255).astype(np.uint8)
-    img = cv2.resize(img, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC)
-    img = np.where(img < 128, 0, 255).astype(np.uint8)
-    return cv2.copyMakeBorder(img, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
-
-
-def _hole_share(ink: np.ndarray) -> float:
-    """The area of a glyph's one enclosed hole over its bounding box (0 unless it is a
-    single stroke around exactly one hole)."""
-    ys, xs = np.nonzero(ink)
-    crop = np.pad(ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.uint8), 2)
-    crop = cv2.morphologyEx(crop, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    contours, hier = cv2.findContours(crop, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hier is None:
-        return 0.0
-    holes = [cv2.contourArea(c) for c, h in zip(contours, hier[0], strict=True) if h[3] >= 0]
-    outer = [c for c, h in zip(contours, hier[0], strict=True) if h[3] < 0]
-    holes = [a for a in holes if a > 4]
-    if len(holes) != 1 or len(outer) != 1:
-        return 0.0
-    _, _, w, h = cv2.boundingRect(outer[0])
-    return float(holes[0] / (w * h))
-
-
 def read_comb(d: np.ndarray, g: RegionGeom, cal: Any, eng: Any) -> fieldreader.Field:
-    """A comb of digit cells, each cell read at several scales (VARIANTS): the digit
-    most readings give (weighted by confidence) is its value; its confidence is the
-    weakest reading's when all agree, else at most 0.45 (so it goes to review)."""
-    chars: list[str] = []
-    confs: list[float] = []
-    for cell in g.cells:
-        sub = fieldreader._ink(d, g, cell, cal)
-        ink = sub > cal.t_ink
-        if ink.mean() < fieldreader.CELL_INK:
-            chars.append("")
-            continue
-        ys, xs = np.nonzero(ink)
-        h, w = ys.max() - ys.min() + 1, xs.max() - xs.min() + 1
-        if h < 0.5 * w and h < 0.3 * sub.shape[0]:
-            chars.append("-")
-            confs.append(0.9)
-            continue
-        reads = []
-        for height, pad in VARIANTS:
-            words = eng.read(_glyph(sub, ink, height, pad), 10, "0123456789")
-            text = "".join(x.text for x in words)
-            reads.append((text, min((x.confidence for x in words), default=0.0))
-                         if len(text) == 1 else ("?", 0.0))
-        votes: dict[str, float] = {}
-        for text, c in reads:
-            if text != "?":
-                votes[text] = votes.get(text, 0.0) + c + 0.01
-        if not votes:  # Tesseract gives up on some round zeros: one big hole is a 0
-            zero = _hole_share(ink) >= ZERO_HOLE
-            chars.append("0" if zero else "?")
-            confs.append(0.35 if zero else 0.0)
-            continue
-        best = max(votes, key=lambda k: votes[k])
-        agree = [c for t, c in reads if t == best]
-        conf = min(agree)
-        if len(agree) < len(reads) or conf < AGREE_CONF:
-            conf = min(conf, 0.45) * len(agree) / len(reads)
-        # a handwritten 1 with a flag is read as 7 at every scale; a 7's top bar makes
-        # it wide (pen-filled forms: a 1 is at most 0.56 as wide as tall, a 7 0.71)
-        if best in SEVEN_ONE and (w / h < SEVEN_ONE[best][0] or w / h > SEVEN_ONE[best][1]):
-            best, conf = "1" if best == "7" else "7", min(conf, 0.4)
-        chars.append(best)
-        confs.append(conf)
-    text = "".join(chars)
-    value = int(text) if text and text.isdigit() else None
-    conf = min(confs, default=1.0) if value is not None or not text else 0.0
-    return fieldreader.Field(g.region.id, text, value, conf, chars)
+    """A comb of digit cells, each read by `scanner.fields.read_cell` (the digit
+    classifier against Tesseract at one or more scales): a cell is trusted only when the
+    two agree, else it goes to review at its likely digit."""
+    return fieldreader.read_digits(d, g, cal, eng)
 
 
 def _digits(sp: SpacerPage, rid: str, fld: fieldreader.Field) -> None:
