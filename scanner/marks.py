@@ -72,6 +72,9 @@ FAR_TICK = 0.03  # a second stroke (over SECOND_SLASH) with this much off the ba
 SLASH_MAX_INK = 0.45  # a box more inked than this is a slash only if paper shows both sides
 MIN_MATCH = 0.3  # a box whose outline matches the blank sheet worse than this: review
 OVER_PRINT = 0.22  # ink over printed text: this much darker than the print
+PRINT_CORE = 0.3  # print this dark on the photo is its solid core: ink over it is measured
+#                   by the light the print lets through (below: the print's blurred edge)
+OVER_FLOOR = 0.25  # ... and the print never taken to let through less (noise amplified)
 FAINT = 0.45  # a mark this much lighter than the sheet's typical mark is "faint"
 
 
@@ -890,7 +893,13 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
         near = _rows(d, st.near_idx)[pr]
         cal.t_near = float(np.median(_pct(near, 95))) + 3 * cal.noise
     sigma, gain = print_model(d, tpl, st)
-    over = d - gain * expected_print(tpl, st, sigma)
+    # ink over print: over the print's solid core a mark darkens the light the print lets
+    # through, 1 - (1 - d) / (1 - print) (a pen's tick over '+1' or light pencil across '17'
+    # keeps its darkness; subtracting the print would wipe it out); over its blurred edge,
+    # where the model's blur and registration error dominate (a 60-110 dpi photo), the
+    # difference d - print, so that error is not amplified into faint ink
+    ep = gain * expected_print(tpl, st, sigma)
+    over = (d - ep) / np.where(ep >= PRINT_CORE, np.maximum(1.0 - ep, OVER_FLOOR), 1.0)
     # the residual's noise near print: the 99th percentile there on the lightest tenth of
     # the printed boxes (a long career marks many of them, not nine in ten)
     t_print = cal.t_faint + 0.03
