@@ -75,6 +75,14 @@ OVER_PRINT = 0.22  # ink over printed text: this much darker than the print
 PRINT_CORE = 0.3  # print this dark on the photo is its solid core: ink over it is measured
 #                   by the light the print lets through (below: the print's blurred edge)
 OVER_FLOOR = 0.25  # ... and the print never taken to let through less (noise amplified)
+WASHED_GAIN = 0.55  # print reading lighter than this share of its darkness: a photo too
+#                    washed out or blurred to trust any inked box (sheets measure 0.7-1.3)
+# a sheet whose typical mark (median level of the boxes with faint ink, at least 20 of
+# them) is under 1.4x its ink threshold is "light": its empty boxes with some ink inside
+# (fill or level) go to review (docs/scanner.md)
+LIGHT_MIN_MARKS, LIGHT_RATIO, LIGHT_FILL, LIGHT_LEVEL = 20, 1.4, 0.04, 0.1
+FAINT_CORE = 0.01  # a faint mark read as marked has this much ink over the full threshold
+#                  (pencil's darkest pixels do; a shadow's edge or a print misfit does not)
 FAINT = 0.45  # a mark this much lighter than the sheet's typical mark is "faint"
 
 
@@ -770,7 +778,7 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
         return Mark(EMPTY, _conf(F_EMPTY - faint, 0, F_EMPTY), EMPTY, "", f)
     # 2. some ink: is it a mark?
     if ink < F_MARK:
-        if (faint >= F_MARK * 1.8 and centre >= F_CENTRE
+        if (faint >= F_MARK * 1.8 and centre >= F_CENTRE and ink >= FAINT_CORE
                 and f["level"] >= (f.get("t_faint", cal.t_faint) + f.get("t_ink", cal.t_ink)) / 2):
             # a clear faint stroke (pencil): checked, with the confidence it deserves
             state = _stroke_state(executed, line)
@@ -981,9 +989,17 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
         if line is not None:
             mk.features["line"] = round(line[0], 3)
             mk.features["line2"] = round(line[1], 3)
+        if gain < WASHED_GAIN and not (mk.state == EMPTY and f["faint"] < F_EMPTY):
+            # the print itself reads far lighter than it is (a washed-out or badly blurred
+            # photo): the evidence of every box that holds any ink is unreliable
+            mk = Mark(REVIEW, min(mk.confidence, 0.4),
+                      mk.likely if mk.state == REVIEW else mk.state,
+                      f"a washed-out or blurred photo (the print reads at {gain:.0%} of its "
+                      "darkness)", mk.features)
         if mk.why.startswith("faint"):
             faint.append(rid)
         marks[rid] = mk
+    _light_sheet_review(marks, t_ink_k)
     darkness = {}
     for k, g in enumerate(tpl.regions):
         if g.region.kind in ("digits", "text"):
@@ -994,6 +1010,20 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
     # boxes (their pen strokes are read with the noise of edges and blur included)
     return Reading(marks, _field_calibration(calibrate(d, st, core=False), darkness, tpl),
                    shift_map, darkness, faint, fld, (sigma, gain))
+
+
+def _light_sheet_review(marks: dict[str, Mark], t_ink: np.ndarray) -> None:
+    """On a sheet whose marks are barely darker than its ink threshold (light pencil, a
+    dim or noisy photo), a mark can fall below the thresholds and read empty: an empty box
+    with some ink on its inside goes to review instead."""
+    levels = [m.features["level"] for m in marks.values() if m.features.get("faint", 0) >= 0.05]
+    if len(levels) < LIGHT_MIN_MARKS or float(np.median(levels)) >= LIGHT_RATIO * float(np.median(t_ink)):
+        return
+    for rid, m in marks.items():
+        f = m.features
+        if m.state == EMPTY and (f.get("fill", 0) >= LIGHT_FILL or f.get("level", 0) >= LIGHT_LEVEL):
+            marks[rid] = Mark(REVIEW, 0.4, EMPTY, "light marks on this sheet: a faint mark "
+                              "below the thresholds?", f)
 
 
 def _field_calibration(cal: Calibration, darkness: dict[str, np.ndarray], tpl: Template

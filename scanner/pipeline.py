@@ -25,7 +25,7 @@ import numpy as np
 from scanner import fields as fieldreader
 from scanner.identify import identify
 from scanner.locate import locate
-from scanner.marks import CANCELLED, CHECKED, EMPTY, REVIEW, SLASHED, Mark, read_marks
+from scanner.marks import CANCELLED, CHECKED, EMPTY, REVIEW, SLASHED, WASHED_GAIN, Mark, read_marks
 from scanner.ocr import engine
 from scanner.rectify import fit, require_markers, warp
 from scanner.template import blank
@@ -138,6 +138,10 @@ def scan_page(page: PageImage, ocr: bool = True) -> SheetResult:
     with t.stage("marks"):
         reading = read_marks(canvas, tpl)
     res.marks = reading.marks
+    if reading.print_look[1] < WASHED_GAIN:
+        res.warnings.append(f"the photo is washed out or badly blurred (the print reads at "
+                            f"{reading.print_look[1]:.0%} of its darkness): every inked box "
+                            "is sent to review; a sharper, evenly lit photo reads better")
     if reading.faint:
         res.warnings.append(f"{len(reading.faint)} faint mark(s) (pencil?) read as marked: "
                             + ", ".join(reading.faint[:8]) + ("..." if len(reading.faint) > 8
