@@ -56,6 +56,7 @@ F_FILLED = 0.85  # a box inked edge to edge: coloured in, or cancelled
 HALO_CANCEL = 0.5  # ...and this much of the rim around it inked: filled over: cancelled
 HALO_REVIEW = 0.2  # between the two: review (a marker's check overshoots too)
 STRUCK_MM = 0.6  # strokes through the rim reaching this far out: struck through (review)
+STRUCK_FROM_MM = 0.25  # ... from the outline (their ink touches the rim within this)
 # slash or tick/cross: the share of the ink on a second straight band once the best band
 # (the main stroke) is taken away: a tick adds its short arm, a cross its second bar
 SECOND_SLASH = 0.05  # at most this on a second stroke: a single stroke (slash; measured
@@ -754,8 +755,11 @@ def halo_ink(canvas: np.ndarray, tpl: Template, g: RegionGeom, shift: tuple[int,
         vv, uu = np.mgrid[v0:v1, u0:u1]
         dist = np.hypot(np.maximum(np.maximum(bu0 - uu, uu - bu1), 0),
                         np.maximum(np.maximum(bv0 - vv, vv - bv1), 0)) / s
-        far = np.unique(labels[(dist >= STRUCK_MM) & inked])
-        strokes = int((far > 0).sum())
+        # a stroke runs from the outline out: a piece of ink that touches the outline's
+        # edge and reaches STRUCK_MM (noise and a neighbour's ink out in the rim do not)
+        far = set(np.unique(labels[(dist >= STRUCK_MM) & inked]).tolist())
+        near = set(np.unique(labels[(dist <= STRUCK_FROM_MM) & inked]).tolist())
+        strokes = len((far & near) - {0})
     return float(inked[g.halo_mask].mean()), strokes
 
 
