@@ -56,7 +56,7 @@ F_FILLED = 0.85  # a box inked edge to edge: coloured in, or cancelled
 HALO_CANCEL = 0.5  # ...and this much of the rim around it inked: filled over: cancelled
 HALO_REVIEW = 0.2  # between the two: review (a marker's check overshoots too)
 STRUCK_MM = 0.6  # strokes through the rim reaching this far out: struck through (review)
-STRUCK_FROM_MM = 0.25  # ... from the outline (their ink touches the rim within this)
+STRUCK_SPAN_MM = 0.25  # ... across this much of the rim's depth (not a speck)
 # slash or tick/cross: the share of the ink on a second straight band once the best band
 # (the main stroke) is taken away: a tick adds its short arm, a cross its second bar
 SECOND_SLASH = 0.05  # at most this on a second stroke: a single stroke (slash; measured
@@ -755,11 +755,14 @@ def halo_ink(canvas: np.ndarray, tpl: Template, g: RegionGeom, shift: tuple[int,
         vv, uu = np.mgrid[v0:v1, u0:u1]
         dist = np.hypot(np.maximum(np.maximum(bu0 - uu, uu - bu1), 0),
                         np.maximum(np.maximum(bv0 - vv, vv - bv1), 0)) / s
-        # a stroke runs from the outline out: a piece of ink that touches the outline's
-        # edge and reaches STRUCK_MM (noise and a neighbour's ink out in the rim do not)
-        far = set(np.unique(labels[(dist >= STRUCK_MM) & inked]).tolist())
-        near = set(np.unique(labels[(dist <= STRUCK_FROM_MM) & inked]).tolist())
-        strokes = len((far & near) - {0})
+        # a stroke runs out across the rim: a piece of ink reaching STRUCK_MM that spans
+        # STRUCK_SPAN_MM of the rim's depth (a speck of noise or toner does not)
+        lab, dd = labels[inked], dist[inked]
+        lo = np.full(n, np.inf)
+        hi = np.full(n, -np.inf)
+        np.minimum.at(lo, lab, dd)
+        np.maximum.at(hi, lab, dd)
+        strokes = int(((hi >= STRUCK_MM) & (hi - lo >= STRUCK_SPAN_MM))[1:].sum())
     return float(inked[g.halo_mask].mean()), strokes
 
 
