@@ -425,12 +425,24 @@ def _match(img: np.ndarray, tmpl: np.ndarray, u0: int, v0: int, r: int
     return loc[0] - r, loc[1] - r, float(best) if np.isfinite(best) else 0.0
 
 
+@dataclass(frozen=True)
+class Alignment:
+    """Where each region was searched (base +- r) and what was found there."""
+
+    base: np.ndarray
+    r: int
+    shifts: np.ndarray
+    scores: np.ndarray
+
+
 def align(canvas: np.ndarray, tpl: Template, fld: Field | None = None, pad: int = 0,
-          r: int = FINE_PX) -> tuple[np.ndarray, np.ndarray]:
+          r: int = FINE_PX, prev: Alignment | None = None) -> Alignment:
     """Each region's integer (du, dv) shift and its outline's match score: the field's
-    displacement at the region, refined within +-FINE_PX on the region's printed
-    outline (a weak match, or one far from the field, keeps the field's position).
-    `canvas` is padded by `pad` pixels on every side."""
+    displacement at the region, refined within +-r on the region's printed outline (a
+    weak match, or one far from the field, keeps the field's position). `canvas` is
+    padded by `pad` pixels on every side. With `prev`, a region whose new window lies in
+    its previous one and holds that window's strong peak takes it as is (the best of a
+    window is the best of any part of it that holds it): the same result, fewer matches."""
     n = len(tpl.regions)
     centres = np.array([((g.patch[0] + g.patch[2]) / 2, (g.patch[1] + g.patch[3]) / 2)
                         for g in tpl.regions]).reshape(n, 2)
@@ -438,14 +450,22 @@ def align(canvas: np.ndarray, tpl: Template, fld: Field | None = None, pad: int 
     base = np.round(pred).astype(int)
     shifts = base.copy()
     scores = np.zeros(n, np.float32)
+    same = np.zeros(n, bool)
+    if prev is not None:
+        same = ((np.abs(base - prev.base).max(axis=1) <= prev.r - r)
+                & (np.abs(prev.shifts - base).max(axis=1) <= r) & (prev.scores >= 0.5))
+        shifts[same] = prev.shifts[same]
+        scores[same] = prev.scores[same]
     for k, g in enumerate(tpl.regions):
+        if same[k]:
+            continue
         pu0, pv0, pu1, pv1 = g.patch
         t = tpl.gray_f[pv0:pv1, pu0:pu1]
         du, dv, sc = _match(canvas, t, pu0 + base[k, 0] + pad, pv0 + base[k, 1] + pad, r)
         scores[k] = sc
         if sc >= 0.5:
             shifts[k] = base[k] + (du, dv)
-    return shifts, scores
+    return Alignment(base, r, shifts, scores)
 
 
 # --- darkness ---------------------------------------------------------------------------------
@@ -885,9 +905,10 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
     pad = int(np.ceil(disp)) + FIRST_PX + 8
     big = cv2.copyMakeBorder(canvas, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
     big_f = big.astype(np.float32)
-    shifts, scores = align(big_f, tpl, fld, pad, FIRST_PX)
-    fld = refine(tpl, fld, shifts, scores, (canvas.shape[1], canvas.shape[0]))
-    shifts, scores = align(big_f, tpl, fld, pad, FINE_PX)
+    first = align(big_f, tpl, fld, pad, FIRST_PX)
+    fld = refine(tpl, fld, first.shifts, first.scores, (canvas.shape[1], canvas.shape[0]))
+    fine = align(big_f, tpl, fld, pad, FINE_PX, prev=first)
+    shifts, scores = fine.shifts, fine.scores
     ids = [g.region.id for g in tpl.regions]
     # the stack of box patches, gathered at each box's shift
     P, Q = st.size
