@@ -243,7 +243,8 @@ def fit_field(points: np.ndarray, shifts: np.ndarray, weights: np.ndarray,
         np.add.at(gram, (idx[:, :, None], idx[:, None, :]), ww[:, :, None] * wts[:, None, :])
         rhs = np.zeros((gx * gy, 2))
         np.add.at(rhs, idx, ww[:, :, None] * shifts[:, None, :])
-        try:  # numpy's LAPACK, held to one thread (OpenCV's cv2.solve wakes a spinning pool)
+        try:  # numpy's LAPACK, held to one thread (OpenCV's cv2.solve, even DECOMP_CHOLESKY,
+            # runs its own BLAS pool: twice the CPU time in bench workers)
             nodes = np.linalg.solve(gram, rhs)
         except np.linalg.LinAlgError:
             return Field.zero(size, step)
