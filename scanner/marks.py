@@ -82,7 +82,7 @@ WASHED_GAIN = 0.55  # print reading lighter than this share of its darkness: a p
 # them) is under 1.4x its ink threshold is "light": its empty boxes with some ink inside
 # (fill or level) go to review (docs/scanner.md)
 LIGHT_MIN_MARKS, LIGHT_RATIO, LIGHT_FILL, LIGHT_LEVEL = 20, 1.4, 0.04, 0.1
-FAINT_CORE = 0.01  # a faint mark read as marked has this much ink over the full threshold
+FAINT_CORE = 0.02  # a faint mark read as marked has this much ink over the full threshold
 #                  (pencil's darkest pixels do; a shadow's edge or a print misfit does not)
 FAINT = 0.45  # a mark this much lighter than the sheet's typical mark is "faint"
 
@@ -854,6 +854,11 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
                         "(checked) or filled and scribbled over (cancelled)?", f)
         return Mark(CHECKED, _conf(HALO_CANCEL - halo, HALO_CANCEL - HALO_REVIEW,
                                    HALO_CANCEL), CHECKED, "", f)
+    if ink < 2 * F_MARK and f["level"] < f.get("t_ink", cal.t_ink):
+        # barely enough ink, and its darkest quarter under the ink threshold: noise or a
+        # blurred outline crossing it as much as a mark
+        return Mark(REVIEW, 0.4, CHECKED, "a little ink just over the thresholds: a light "
+                    "mark or the photo's noise?", f)
     conf = _conf(ink, F_MARK, F_MARK * 2.5)
     if cal.ink_level and f["level"] < FAINT * cal.ink_level:
         conf = min(conf, 0.75)
