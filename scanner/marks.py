@@ -487,10 +487,16 @@ def _rows(a: np.ndarray, idx: np.ndarray) -> np.ndarray:
 
 def _pct(vals: np.ndarray, q: float) -> np.ndarray:
     """Per-row percentile (nearest rank) of (N, L)."""
+    return _pcts(vals, q)[0]
+
+
+def _pcts(vals: np.ndarray, *qs: float) -> list[np.ndarray]:
+    """Several per-row percentiles (nearest rank) of (N, L) from one partition."""
     if vals.shape[1] == 0:
-        return np.zeros(vals.shape[0])
-    k = min(vals.shape[1] - 1, max(0, round(q / 100 * (vals.shape[1] - 1))))
-    return np.partition(vals, k, axis=1)[:, k]
+        return [np.zeros(vals.shape[0]) for _ in qs]
+    ks = [min(vals.shape[1] - 1, max(0, round(q / 100 * (vals.shape[1] - 1)))) for q in qs]
+    part = np.partition(vals, sorted(set(ks)), axis=1)
+    return [part[:, k] for k in ks]
 
 
 def _paper(obs: np.ndarray, st: Stack) -> np.ndarray:
@@ -507,7 +513,7 @@ def _paper(obs: np.ndarray, st: Stack) -> np.ndarray:
     # (85th to 95th percentile), which marks, print and tinted paper in the ring do not reach
     sigma = (part[:, k95] - part[:, k85]) / 0.609
     ring_top = ring_top - 1.755 * np.clip(sigma, 0, None)
-    inside_hi = _pct(_rows(obs, st.inside_idx), 80)
+    inside_hi, inside_p60 = _pcts(_rows(obs, st.inside_idx), 80, 60)
     paper = np.where(st.has_ring, ring_top, _pct(obs.reshape(n, -1), 95))
     tones = np.round(st.tone / 6.0)
     for t in np.unique(tones):
@@ -524,7 +530,6 @@ def _paper(obs: np.ndarray, st: Stack) -> np.ndarray:
     # neighbours, a tint, noise in a dim corner): where the inside's 60th percentile is
     # brighter than the ring's estimate, it is the paper (never darker: a light fill
     # would vanish into its own level)
-    inside_p60 = _pct(_rows(obs, st.inside_idx), 60)
     paper = np.where(st.has_ring, np.maximum(paper, inside_p60), paper)
     # ... and a ring inked all round (a correction's loop) reads far darker than the
     # paper: no box's paper is taken below 0.85 of its neighbours' (within 25 mm) median
@@ -975,14 +980,15 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
     ring_d = _rows(d, st.ring)
     R = ring_d.shape[1]
     k5, k15 = (5 * (R - 1)) // 100, (15 * (R - 1)) // 100
-    part = np.partition(ring_d, sorted({k5, k15}), axis=1)
+    lo, hi = (R - 1) // 2, R // 2  # the median's two middle ranks
+    part = np.partition(ring_d, sorted({k5, k15, lo, hi}), axis=1)
     own = np.clip((part[:, k15] - part[:, k5]) / 0.609, 0, None)
     own = np.where(st.has_ring, own, cal.noise)
     noise_k = np.maximum(cal.noise, np.minimum(own, 1.0 * cal.noise))
     # ... and its own paper level: the median of its ring (paper, a neighbour's stroke
     # or print's blur poking into it is a minority), so a paper estimate a little off
     # for this box moves its thresholds with it
-    p0_k = np.where(st.has_ring, np.median(ring_d, axis=1), cal.paper)
+    p0_k = np.where(st.has_ring, (part[:, lo] + part[:, hi]) / 2, cal.paper)
     p0_k = np.clip(p0_k, cal.paper - 0.03, cal.paper + 0.03)
     t_ink_k = p0_k + np.maximum(7 * noise_k, cal.t_ink - cal.paper)
     t_faint_k = p0_k + np.maximum(4 * noise_k, cal.t_faint - cal.paper)
