@@ -38,15 +38,7 @@ import numpy as np
 
 from scanner import fields as fieldreader
 from scanner.marks import CHECKED, EMPTY, REVIEW, SLASHED, Mark, read_marks
-from scanner.template import (
-    NEIGHBOURS_MM,
-    PRINTED_GROW_MM,
-    PRINTED_INK,
-    RegionGeom,
-    Template,
-    _geom,
-    _px,
-)
+from scanner.template import RegionGeom, Template, blank_pages, build, render_blank
 from sheets.manifest import Manifest
 
 CHARACTER = "spacer-character"
@@ -93,60 +85,12 @@ def page_manifest(manifest: Manifest, page: int) -> Manifest:
                    qr=tuple(q for q in manifest.qr if q.page == page))
 
 
-@lru_cache(maxsize=4)
-def _blank_pages(manifest: Manifest, dpi: float) -> tuple[np.ndarray, ...]:
-    """Every page of the blank form as a canvas (the grid scanner.rectify warps to)."""
-    import pypdfium2 as pdfium
-
-    from scanner.rectify import canvas_size
-    from sheets.render import render
-
-    pdf = render(manifest.kind, manifest.edition, manifest.paper).pdf
-    w, h = canvas_size(manifest.page_size, dpi)
-    out = []
-    doc = pdfium.PdfDocument(pdf)
-    try:
-        for i in range(len(doc)):
-            arr = doc[i].render(scale=dpi / 72, grayscale=True).to_numpy()
-            gray = np.ascontiguousarray(arr[..., 0] if arr.ndim == 3 else arr)
-            canvas = np.full((h, w), 255, np.uint8)
-            hh, ww = min(h, gray.shape[0]), min(w, gray.shape[1])
-            canvas[:hh, :ww] = gray[:hh, :ww]
-            out.append(canvas)
-    finally:
-        doc.close()
-    return tuple(out)
-
-
 @lru_cache(maxsize=6)
 def page_template(manifest: Manifest, page: int, dpi: float) -> Template:
     """The blank template of one page of a form (scanner.template.blank does page 1 of a
-    sheet; this is the same construction for any page)."""
-    gray = _blank_pages(manifest, dpi)[page - 1]
-    pm = page_manifest(manifest, page)
-    ink = 1.0 - gray.astype(np.float32) / 255.0
-    s = dpi / 72
-    grow = max(1, round(PRINTED_GROW_MM / 25.4 * dpi))
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
-    printed = cv2.dilate((ink > PRINTED_INK).astype(np.uint8), kernel) > 0
-    small = cv2.resize(gray, (gray.shape[1] // 4, gray.shape[0] // 4),
-                       interpolation=cv2.INTER_AREA)
-    paper = cv2.erode((small > 235).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-    page_h = pm.page_size[1]
-    rects = np.array([_px(r.rect, page_h, s) for r in pm.regions])
-    raw = ink > PRINTED_INK
-    geoms = tuple(_spacer_geom(_geom(r, gray, printed, raw, page_h, s, rects), gray)
-                  for r in pm.regions)
-    centres = np.array([((g.patch[0] + g.patch[2]) / 2, (g.patch[1] + g.patch[3]) / 2)
-                        for g in geoms])
-    dist = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
-    reach = NEIGHBOURS_MM / 25.4 * dpi
-    neighbours = tuple(np.flatnonzero((row < reach) & (row > 0)) for row in dist)
-    ink_max = cv2.dilate(ink, np.ones((3, 3), np.uint8))
-    half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2),
-                      interpolation=cv2.INTER_AREA).astype(np.float32)
-    return Template(pm, dpi, gray, ink, paper, geoms, neighbours, ink_max,
-                    gray.astype(np.float32), half)
+    sheet; this is the same construction for any page, with the form's geometry)."""
+    return build(page_manifest(manifest, page), render_blank(manifest, dpi, page), dpi,
+                 _spacer_geom)
 
 
 def _spacer_geom(g: RegionGeom, gray: np.ndarray) -> RegionGeom:
@@ -177,7 +121,7 @@ def which_page(canvas: np.ndarray, manifest: Manifest, dpi: float) -> tuple[int,
     of the blank form (ink on the page lowers all of them alike)."""
     if manifest.pages == 1:
         return 1, {1: 1.0}
-    blanks = _blank_pages(manifest, dpi)
+    blanks = blank_pages(manifest, dpi)
     size = (canvas.shape[1] // PAGE_SCALE, canvas.shape[0] // PAGE_SCALE)
     img = cv2.resize(canvas, size, interpolation=cv2.INTER_AREA).astype(np.float32)
     scores = {}

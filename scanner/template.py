@@ -11,6 +11,7 @@ typed in.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -141,8 +142,15 @@ def _geom(region: Region, gray: np.ndarray, printed_all: np.ndarray, printed_raw
                       tone)
 
 
-def render_blank(manifest: Manifest, dpi: float) -> np.ndarray:
-    """The unfilled sheet as a grayscale canvas (the size scanner.rectify warps to)."""
+def render_blank(manifest: Manifest, dpi: float, page: int = 1) -> np.ndarray:
+    """One page of the unfilled sheet as a grayscale canvas (the size scanner.rectify
+    warps to)."""
+    return blank_pages(manifest, dpi)[page - 1]
+
+
+@lru_cache(maxsize=4)
+def blank_pages(manifest: Manifest, dpi: float) -> tuple[np.ndarray, ...]:
+    """Every page of the unfilled sheet or form as a canvas, rendered once per process."""
     try:
         import pypdfium2 as pdfium
     except ImportError:
@@ -151,23 +159,32 @@ def render_blank(manifest: Manifest, dpi: float) -> np.ndarray:
     from sheets.render import render
 
     pdf = render(manifest.kind, manifest.edition, manifest.paper).pdf
+    w, h = canvas_size(manifest.page_size, dpi)
+    out = []
     doc = pdfium.PdfDocument(pdf)
     try:
-        arr = doc[0].render(scale=dpi / 72, grayscale=True).to_numpy()
+        for i in range(len(doc)):
+            arr = doc[i].render(scale=dpi / 72, grayscale=True).to_numpy()
+            gray = np.ascontiguousarray(arr[..., 0] if arr.ndim == 3 else arr)
+            canvas = np.full((h, w), 255, np.uint8)
+            hh, ww = min(h, gray.shape[0]), min(w, gray.shape[1])
+            canvas[:hh, :ww] = gray[:hh, :ww]
+            out.append(canvas)
     finally:
         doc.close()
-    gray = np.ascontiguousarray(arr[..., 0] if arr.ndim == 3 else arr)
-    w, h = canvas_size(manifest.page_size, dpi)
-    out = np.full((h, w), 255, np.uint8)
-    hh, ww = min(h, gray.shape[0]), min(w, gray.shape[1])
-    out[:hh, :ww] = gray[:hh, :ww]
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=6)
 def blank(manifest: Manifest, dpi: float) -> Template:
     """The blank template of a layout at `dpi` with every region's pixel geometry."""
-    gray = render_blank(manifest, dpi)
+    return build(manifest, render_blank(manifest, dpi), dpi)
+
+
+def build(manifest: Manifest, gray: np.ndarray, dpi: float,
+          adjust: Callable[[RegionGeom, np.ndarray], RegionGeom] | None = None) -> Template:
+    """The template of a blank page (`gray`) whose regions `manifest` lists; `adjust`
+    reshapes each region's geometry (a form's own conventions)."""
     ink = (1.0 - gray.astype(np.float32) / 255.0)
     s = dpi / 72
     grow = max(1, round(PRINTED_GROW_MM / 25.4 * dpi))
@@ -180,6 +197,8 @@ def blank(manifest: Manifest, dpi: float) -> Template:
     rects = np.array([_px(r.rect, page_h, s) for r in manifest.regions])
     raw = ink > PRINTED_INK
     geoms = tuple(_geom(r, gray, printed, raw, page_h, s, rects) for r in manifest.regions)
+    if adjust is not None:
+        geoms = tuple(adjust(g, gray) for g in geoms)
     centres = np.array([((g.patch[0] + g.patch[2]) / 2, (g.patch[1] + g.patch[3]) / 2)
                         for g in geoms])
     dist = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
