@@ -539,8 +539,9 @@ def _paper(obs: np.ndarray, st: Stack) -> np.ndarray:
 
 
 def _group_median(values: np.ndarray, groups: list[np.ndarray]) -> np.ndarray:
-    """np.median of values[groups[k]] for every k at once (a value's own where its group
-    is empty): one sort of a padded table instead of a median per box."""
+    """np.median of values[groups[k]] for every box k at once (groups[k]: box k's
+    neighbours; its own value where it has none): one sort of a padded table instead of
+    a median per box."""
     n = len(groups)
     lens = np.array([len(g) for g in groups])
     width = max(1, int(lens.max(initial=0)))

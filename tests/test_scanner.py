@@ -11,6 +11,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import sheets
 from game.opial.marks import CHECKED, SLASHED, state_to_marks
@@ -239,3 +241,39 @@ def test_written_score_is_compared() -> None:
         assert "you wrote" in check and "line is off by" in check
     assert r.state.written is None or all(
         r.state.written[k] == dan().written[k] for k in r.state.written)  # type: ignore[index]
+
+
+# --- pieces of the marks stage that must give exactly what the plain computation gives ---
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 29), max_size=9), min_size=30, max_size=30),
+       st.integers(0, 2**31 - 1))
+def test_group_median_is_numpy_median(groups: list[list[int]], seed: int) -> None:
+    """One group per box (its neighbours), as the paper estimate uses it."""
+    from scanner.marks import _group_median
+
+    values = np.random.default_rng(seed).random(30)
+    idx = [np.array(g, np.intp) for g in groups]
+    got = _group_median(values, idx)
+    want = [np.median(values[g]) if g.size else values[k] for k, g in enumerate(idx)]
+    assert np.array_equal(got, np.array(want))
+
+
+def test_fine_alignment_reuses_first_pass_exactly() -> None:
+    """Skipping the matches whose answer the first pass already holds changes nothing."""
+    from scanner import marks
+    from scanner.template import blank
+
+    img = page()
+    h, w = img.shape
+    warp = np.float32([[1, 0.004, 1.3], [-0.003, 1, -2.1]])  # a slight shear and shift
+    canvas = cv2.warpAffine(img, warp, (w, h), borderValue=255)
+    tpl = blank(sheets.layout("career", "later", "letter"), DPI)
+    fld = marks.register(canvas, tpl)
+    pad = 16
+    big = cv2.copyMakeBorder(canvas, pad, pad, pad, pad, cv2.BORDER_REPLICATE).astype(np.float32)
+    first = marks.align(big, tpl, fld, pad, marks.FIRST_PX)
+    fld2 = marks.refine(tpl, fld, first.shifts, first.scores, (w, h))
+    fast = marks.align(big, tpl, fld2, pad, marks.FINE_PX, prev=first)
+    plain = marks.align(big, tpl, fld2, pad, marks.FINE_PX)
+    assert np.array_equal(fast.shifts, plain.shifts)
+    assert np.allclose(fast.scores, plain.scores, atol=1e-5)
