@@ -202,26 +202,12 @@ def candidates(papers: list[str]) -> list[Candidate]:
 
 @lru_cache(maxsize=48)
 def blank_pages(kind: str, edition: str, paper: str, dpi: float) -> tuple[np.ndarray, ...]:
-    """Every page of a blank sheet on the canvas grid of scanner.rectify at `dpi`."""
-    import pypdfium2 as pdfium
+    """Every page of a blank sheet on the canvas grid of scanner.rectify at `dpi` (kept
+    here for every candidate layout the identification compares)."""
+    from scanner import template
+    from sheets.render import layout
 
-    from sheets.render import layout, render
-
-    m = layout(kind, edition, paper)
-    w, h = canvas_size(m.page_size, dpi)
-    doc = pdfium.PdfDocument(render(kind, edition, paper).pdf)
-    out = []
-    try:
-        for i in range(len(doc)):
-            arr = doc[i].render(scale=dpi / 72, grayscale=True).to_numpy()
-            g = np.ascontiguousarray(arr[..., 0] if arr.ndim == 3 else arr)
-            canvas = np.full((h, w), 255, np.uint8)
-            hh, ww = min(h, g.shape[0]), min(w, g.shape[1])
-            canvas[:hh, :ww] = g[:hh, :ww]
-            out.append(canvas)
-    finally:
-        doc.close()
-    return tuple(out)
+    return template.blank_pages(layout(kind, edition, paper), dpi)
 
 
 def _warp_to(gray: np.ndarray, f: Fit, page_size: tuple[float, float], dpi: float,
