@@ -257,9 +257,9 @@ def checkbox(sheet: Sheet, region_id: str, x: float, y: float, w: float,
     return r
 
 
-def bubble(sheet: Sheet, region_id: str, group: str, value: str, cx: float, cy: float,
-           d: float) -> Rect:
-    """A round bubble of diameter d centred on (cx, cy), one choice of radio `group`."""
+def bubble_circle(sheet: Sheet, region_id: str, cx: float, cy: float, d: float) -> Rect:
+    """The printed circle of a bubble (diameter d, centred on cx, cy), checked against the
+    smallest markable size; returns its rect."""
     if d < MIN_BOX - 1e-6:
         raise ValueError(f"{region_id}: bubble {d:.2f} pt is below {MIN_BOX:.2f} pt")
     c = sheet.c
@@ -269,7 +269,13 @@ def bubble(sheet: Sheet, region_id: str, group: str, value: str, cx: float, cy: 
     c.setLineWidth(BOX_LINE)
     c.circle(cx, cy, d / 2 - BOX_LINE / 2, stroke=1, fill=1)
     c.restoreState()
-    r = rect(cx - d / 2, cy - d / 2, d, d)
+    return rect(cx - d / 2, cy - d / 2, d, d)
+
+
+def bubble(sheet: Sheet, region_id: str, group: str, value: str, cx: float, cy: float,
+           d: float) -> Rect:
+    """A round bubble of diameter d centred on (cx, cy), one choice of radio `group`."""
+    r = bubble_circle(sheet, region_id, cx, cy, d)
     sheet.rec.region(region_id, "bubble", r, group)
     if sheet.form is not None:
         sheet.form.radio(group, value, r)

@@ -32,6 +32,7 @@ from sheets.draw import (
     RULE,
     Sheet,
     band,
+    bubble_circle,
     checkbox,
     digit_cells,
     text,
@@ -251,19 +252,10 @@ def number_bubble(sheet: Sheet, region_id: str, group: str, value: str, cx: floa
     """A round bubble of radio `group` (region id `<group>.<value>`), with `printed` (its
     number) inside in a light ink that a reader must not take for a mark (recorded as
     the region's `printed`)."""
-    if d < MIN_BOX - 1e-6:
-        raise ValueError(f"{region_id}: bubble {d:.2f} pt is below {MIN_BOX:.2f} pt")
-    c = sheet.c
-    c.saveState()
-    c.setStrokeColor(BOX)
-    c.setFillColor(white)
-    c.setLineWidth(BOX_LINE)
-    c.circle(cx, cy, d / 2 - BOX_LINE / 2, stroke=1, fill=1)
-    c.restoreState()
+    r = bubble_circle(sheet, region_id, cx, cy, d)
     if printed:
         text_mid(sheet, cx, cy, printed, MIN_TEXT, fonts.REGULAR, PRINTED, "centre",
                  width=d - 1.6)
-    r = rect(cx - d / 2, cy - d / 2, d, d)
     sheet.rec.region(region_id, "bubble", r, group, printed=printed)
     if sheet.form is not None:
         _radio_field(sheet, group, value, r)
