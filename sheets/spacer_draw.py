@@ -286,6 +286,17 @@ def bubble_row(sheet: Sheet, group: str, values: Sequence[int | str], x: float, 
     return x + len(values) * pitch
 
 
+def _shaped_check(sheet: Sheet, region_id: str, cx: float, cy: float, d: float,
+                  group: str) -> Rect:
+    """Record a round or diamond tick box drawn in the d x d square around (cx, cy) as a
+    checkbox region (and its form field)."""
+    r = rect(cx - d / 2, cy - d / 2, d, d)
+    sheet.rec.region(region_id, "checkbox", r, group)
+    if sheet.form is not None:
+        sheet.form.checkbox(region_id, r)
+    return r
+
+
 def round_check(sheet: Sheet, region_id: str, cx: float, cy: float, d: float,
                 group: str = "") -> Rect:
     """A study circle: round like a bubble but ticked on its own (kind checkbox)."""
@@ -299,11 +310,7 @@ def round_check(sheet: Sheet, region_id: str, cx: float, cy: float, d: float,
     c.setDash(1.6, 1.0)
     c.circle(cx, cy, d / 2 - BOX_LINE / 2, stroke=1, fill=1)
     c.restoreState()
-    r = rect(cx - d / 2, cy - d / 2, d, d)
-    sheet.rec.region(region_id, "checkbox", r, group)
-    if sheet.form is not None:
-        sheet.form.checkbox(region_id, r)
-    return r
+    return _shaped_check(sheet, region_id, cx, cy, d, group)
 
 
 def diamond_check(sheet: Sheet, region_id: str, cx: float, cy: float, d: float,
@@ -325,11 +332,7 @@ def diamond_check(sheet: Sheet, region_id: str, cx: float, cy: float, d: float,
     p.close()
     c.drawPath(p, stroke=1, fill=1)
     c.restoreState()
-    r = rect(cx - d / 2, cy - d / 2, d, d)
-    sheet.rec.region(region_id, "checkbox", r, group)
-    if sheet.form is not None:
-        sheet.form.checkbox(region_id, r)
-    return r
+    return _shaped_check(sheet, region_id, cx, cy, d, group)
 
 
 def tick(sheet: Sheet, region_id: str, x: float, y_mid: float, size: float,
