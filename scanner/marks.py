@@ -71,6 +71,8 @@ FAR_GAP = 3.0
 FAR_SLASH = 0.025  # a single stroke is a slash only with less than this off its band
 FAR_TICK = 0.03  # a second stroke (over SECOND_SLASH) with this much off the band: a tick
 SLASH_MAX_INK = 0.45  # a box more inked than this is a slash only if paper shows both sides
+SHAPE_CORE = 0.5  # unsure of the strokes at the ink's edge: look again at this share of
+#                   the ink's level (its cores: a blur halo no longer fills a tick's notch)
 MIN_MATCH = 0.3  # a box whose outline matches the blank sheet worse than this: review
 OVER_PRINT = 0.22  # ink over printed text: this much darker than the print
 PRINT_CORE = 0.3  # print this dark on the photo is its solid core: ink over it is measured
@@ -677,6 +679,31 @@ def line_fraction(ys: np.ndarray, xs: np.ndarray, band: float) -> tuple[float, f
     return first / n, second / n
 
 
+def stroke_shape(dk: np.ndarray, over_k: np.ndarray, st: Stack, k: int, t_over: float,
+                 t: float, fill: float) -> tuple[tuple[float, float], dict[str, float]]:
+    """An Executed box's strokes as ink above `t` (over print: `over_k` above `t_over`):
+    (line_fraction, {far, and split when a thick stroke was checked for paper both
+    sides}). A thick mark that is neither clearly one stroke nor two is a slash if paper
+    shows on both sides of it, coloured in if none does, else left for review."""
+    inside = st.inside[k]
+    m = (dk > t) & inside & ~st.near[k]
+    m |= (st.near[k] | st.text[k]) & (over_k > t_over)
+    ys, xs = np.nonzero(m)
+    band = max(6.0, 1.2 * stroke_width(m) + 2.0)
+    line = line_fraction(ys, xs, band)
+    shape = {"far": round(off_band(ys, xs, band, FAR_GAP), 3)}
+    if fill >= SLASH_MAX_INK and _stroke_state(True, line, shape["far"]) != CHECKED:
+        # a thick stroke or a box coloured in? a stroke leaves paper both sides
+        split = paper_both_sides(m & inside, inside, band)
+        shape["split"] = round(split, 3)
+        if split < 0.04 and fill >= 0.75:
+            line = (line[0], SECOND_CROSS)  # coloured in (not quite edge to edge)
+        elif split < 0.12:
+            line = (line[0], (SECOND_SLASH + SECOND_CROSS) / 2)  # review
+            shape["far"] = 0.0
+    return line, shape
+
+
 def stroke_width(ink: np.ndarray) -> float:
     """Typical stroke width of a binary ink mask (pixels): from the distance to paper on
     the strokes' spines."""
@@ -1012,24 +1039,18 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
         executed = bool(st.executed[k])
         line = None
         if executed and (f["ink"] >= F_MARK * 0.5 or f["faint"] >= F_MARK):
-            dk = d[k]
             light = f["faint"] > 1.5 * f["ink"]  # pencil: the shape is in the faint ink
             t_a = f["t_faint"] if (f["ink"] < F_MARK or light) else f["t_ink"]
-            m = ((dk > t_a) & inside & ~st.near[k])
-            m |= (st.near[k] | st.text[k]) & (over[k] > max(t_a, t_print))
-            ys, xs = np.nonzero(m)
-            band = max(6.0, 1.2 * stroke_width(m) + 2.0)
-            line = line_fraction(ys, xs, band)
-            f["far"] = round(off_band(ys, xs, band, FAR_GAP), 3)
-            if f["fill"] >= SLASH_MAX_INK and _stroke_state(True, line, f["far"]) != CHECKED:
-                # a thick stroke or a box coloured in? a stroke leaves paper both sides
-                split = paper_both_sides(m & inside, inside, band)
-                f["split"] = round(split, 3)
-                if split < 0.04 and f["fill"] >= 0.75:
-                    line = (line[0], SECOND_CROSS)  # coloured in (not quite edge to edge)
-                elif split < 0.12:
-                    line = (line[0], (SECOND_SLASH + SECOND_CROSS) / 2)  # review
-                    f["far"] = 0.0
+            line, shape = stroke_shape(d[k], over[k], st, k, max(t_a, t_print), t_a, f["fill"])
+            if _stroke_state(True, line, shape["far"]) == REVIEW and SHAPE_CORE * f["level"] > t_a:
+                # unsure at the ink's edge (a blur halo fills a thick tick's notch): look
+                # again at the strokes' cores, and keep that reading if it is sure
+                t_c = SHAPE_CORE * f["level"]
+                line_c, shape_c = stroke_shape(d[k], over[k], st, k, max(t_c, t_print), t_c,
+                                               f["fill"])
+                if _stroke_state(True, line_c, shape_c["far"]) != REVIEW:
+                    line, shape = line_c, {**shape_c, "core": 1.0}
+            f.update(shape)
         mk = classify(f, executed, line, cal)
         if (mk.state == REVIEW and mk.likely == EMPTY and f["faint"] < F_TRACE
                 and not st.printed[k]):  # (print breaks a light stroke into pieces)

@@ -175,6 +175,28 @@ def test_slash_and_cross_on_executed_boxes() -> None:
     assert r.state.missions["security"] == "FSSS"
 
 
+def test_blurred_marker_ticks_are_read_at_their_cores() -> None:
+    """Thick ticks (a felt pen) blurred so their notch fills in at the ink's edge: the
+    strokes' cores still show two arms, so they read as checked; thick slashes never do."""
+    img = page(blank=True).copy()
+    ticks, slashes = ("mission.security.1", "mission.training.2"), ("mission.training.1",)
+    for rid in ticks + slashes:
+        u0, v0, u1, v1 = _ink_box(img, rid, -0.3)
+        w, h = u1 - u0, v1 - v0
+        if rid in ticks:
+            pts = np.array([(u0 + 0.15 * w, v0 + 0.5 * h), (u0 + 0.4 * w, v0 + 0.85 * h),
+                            (u0 + 0.9 * w, v0 + 0.1 * h)], np.int32)
+            cv2.polylines(img, [pts], False, 25, 6, cv2.LINE_AA)
+        else:
+            cv2.line(img, (int(u0 + 0.1 * w), int(v0 + 0.9 * h)),
+                     (int(u0 + 0.9 * w), int(v0 + 0.1 * h)), 25, 6, cv2.LINE_AA)
+    r = scan(cv2.GaussianBlur(img, (0, 0), 1.5))
+    for rid in ticks:
+        assert r.marks[rid].state == CHECKED, (rid, r.marks[rid])
+    for rid in slashes:
+        assert r.marks[rid].likely == SLASHED, (rid, r.marks[rid])
+
+
 def test_light_pencil_is_checked_or_review_never_wrong() -> None:
     """Marks at a third of the pen's darkness: each read as marked or sent to review."""
     filled = page().astype(np.float32)
