@@ -427,6 +427,30 @@ def _match(img: np.ndarray, tmpl: np.ndarray, u0: int, v0: int, r: int
     return loc[0] - r, loc[1] - r, float(best) if np.isfinite(best) else 0.0
 
 
+def outline_match(img: np.ndarray, tmpl: np.ndarray, keep: np.ndarray, u0: int, v0: int,
+                  r: int = 1) -> float:
+    """The best normalised correlation within +-r of `tmpl` at (u0, v0) in `img` (padded)
+    over the `keep` pixels only: a box's outline and its surroundings, without its inside
+    (a cross or a felt pen's tick covers much of the patch and drags the full match down
+    though the outline sits where it should)."""
+    h, w = tmpl.shape
+    t = tmpl[keep].astype(np.float32)
+    t = t - t.mean()
+    tn = float(np.sqrt((t * t).sum()))
+    best = 0.0
+    for dv in range(-r, r + 1):
+        for du in range(-r, r + 1):
+            win = img[v0 + dv:v0 + dv + h, u0 + du:u0 + du + w]
+            if win.shape != (h, w) or tn == 0:
+                continue
+            x = win[keep].astype(np.float32)
+            x = x - x.mean()
+            xn = float(np.sqrt((x * x).sum()))
+            if xn > 0:
+                best = max(best, float((x * t).sum()) / (xn * tn))
+    return best
+
+
 @dataclass(frozen=True)
 class Alignment:
     """Where each region was searched (base +- r) and what was found there."""
@@ -1060,6 +1084,12 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
                 mk = Mark(EMPTY, 0.6, EMPTY, "", f)
         sc = float(scores[st.index[k]])
         weak = (sc < MIN_MATCH and mk.state != EMPTY) or sc < MIN_MATCH / 2
+        if weak and mk.state != EMPTY:  # the ink drags the match down: the outline alone?
+            pu0, pv0, pu1, pv1 = g.patch
+            sc = outline_match(big_f, tpl.gray_f[pv0:pv1, pu0:pu1], ~g.inner,
+                               pu0 + int(sh[k, 0]) + pad, pv0 + int(sh[k, 1]) + pad)
+            f["outline"] = round(sc, 3)
+            weak = sc < MIN_MATCH
         if weak and f["fill"] < 0.6:  # (a box inked all over matches poorly)
             mk = Mark(REVIEW, 0.3, mk.likely, "the box's outline was not found where "
                       "expected (a fold, a shadow, ink all over it?)", mk.features)

@@ -299,3 +299,22 @@ def test_fine_alignment_reuses_first_pass_exactly() -> None:
     plain = marks.align(big, tpl, fld2, pad, marks.FINE_PX)
     assert np.array_equal(fast.shifts, plain.shifts)
     assert np.allclose(fast.scores, plain.scores, atol=1e-5)
+
+
+def test_outline_match_ignores_the_ink_inside_the_box() -> None:
+    """A box crossed out heavily matches its blank patch poorly as a whole, but its
+    outline alone still matches where it sits, and not 3 px off."""
+    from scanner.marks import MIN_MATCH, _match, outline_match
+    from scanner.template import blank
+
+    tpl = blank(sheets.layout("career", "later", "letter"), DPI)
+    g = tpl.by_id()["mission.security.3"]
+    pu0, pv0, pu1, pv1 = g.patch
+    tmpl = tpl.gray_f[pv0:pv1, pu0:pu1]
+    img = cv2.GaussianBlur(tpl.gray_f, (0, 0), 2.0)
+    u0, v0, u1, v1 = g.box
+    cv2.line(img, (u0 + 3, v0 + 3), (u1 - 3, v1 - 3), 20.0, 7)
+    cv2.line(img, (u0 + 3, v1 - 3), (u1 - 3, v0 + 3), 20.0, 7)
+    assert _match(img, tmpl, pu0, pv0, 0)[2] < MIN_MATCH
+    assert outline_match(img, tmpl, ~g.inner, pu0, pv0) > MIN_MATCH + 0.1
+    assert outline_match(img, tmpl, ~g.inner, pu0 + 4, pv0 + 4) < MIN_MATCH / 2
