@@ -1120,10 +1120,13 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
 
 
 def _light_sheet_review(marks: dict[str, Mark], t_ink: np.ndarray) -> None:
-    """On a sheet whose marks are barely darker than its ink threshold (light pencil, a
-    dim or noisy photo), a mark can fall below the thresholds and read empty: an empty box
-    with some ink on its inside goes to review instead."""
-    levels = [m.features["level"] for m in marks.values() if m.features.get("faint", 0) >= 0.05]
+    """On a sheet whose marks (the boxes read as marked, at least LIGHT_MIN_MARKS of them)
+    are barely darker than its ink threshold (light pencil, a dim or noisy photo), a mark
+    can fall below the thresholds and read empty: an empty box with some ink on its inside
+    goes to review instead. (A sheet with few marks says nothing about how light they are:
+    its faintly inked boxes are mostly noise.)"""
+    levels = [m.features["level"] for m in marks.values()
+              if (m.state if m.state != REVIEW else m.likely) in (CHECKED, SLASHED)]
     if len(levels) < LIGHT_MIN_MARKS or float(np.median(levels)) >= LIGHT_RATIO * float(np.median(t_ink)):
         return
     for rid, m in marks.items():

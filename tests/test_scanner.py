@@ -318,3 +318,28 @@ def test_outline_match_ignores_the_ink_inside_the_box() -> None:
     assert _match(img, tmpl, pu0, pv0, 0)[2] < MIN_MATCH
     assert outline_match(img, tmpl, ~g.inner, pu0, pv0) > MIN_MATCH + 0.1
     assert outline_match(img, tmpl, ~g.inner, pu0 + 4, pv0 + 4) < MIN_MATCH / 2
+
+
+def test_light_sheet_rule_looks_at_the_boxes_read_as_marked() -> None:
+    """Light marks across a sheet send empty-looking boxes with some ink to review; a
+    sheet with only a few marks (its faintly inked boxes are noise) does not."""
+    from scanner.marks import EMPTY, REVIEW, Mark, _light_sheet_review
+
+    t_ink = np.full(60, 0.15)
+
+    def sheet(n_marked: int) -> dict[str, Mark]:
+        marks = {f"m{i}": Mark(CHECKED, 0.7, CHECKED, "", {"level": 0.18, "faint": 0.3})
+                 for i in range(n_marked)}
+        for i in range(30):  # noise: some faint ink, a low level
+            marks[f"e{i}"] = Mark(EMPTY, 0.6, EMPTY, "", {"level": 0.08, "faint": 0.06,
+                                                           "fill": 0.0})
+        marks["suspect"] = Mark(EMPTY, 0.6, EMPTY, "", {"level": 0.12, "faint": 0.04,
+                                                       "fill": 0.05})
+        return marks
+
+    light = sheet(25)
+    _light_sheet_review(light, t_ink)
+    assert light["suspect"].state == REVIEW
+    few = sheet(5)
+    _light_sheet_review(few, t_ink)
+    assert few["suspect"].state == EMPTY
