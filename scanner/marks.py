@@ -54,7 +54,8 @@ SPECK_MM = 0.7  # ink in pieces no longer than this (and little of it): specks, 
 F_TRACE = 0.05  # faint ink on less than this, barely above the noise: a trace (empty)
 F_FILLED = 0.85  # a box inked edge to edge: coloured in, or cancelled
 HALO_CANCEL = 0.5  # ...and this much of the rim around it inked: filled over: cancelled
-HALO_REVIEW = 0.2  # between the two: review (a marker's check overshoots too)
+HALO_REVIEW = 0.3  # between the two: review (a box coloured in spills up to 0.25 mm past its
+#                    edge: blurred, that inks up to about a third of the rim)
 STRUCK_MM = 0.6  # strokes through the rim reaching this far out: struck through (review)
 STRUCK_SPAN_MM = 0.25  # ... across this much of the rim's depth (not a speck)
 # slash or tick/cross: the share of the ink on a second straight band once the best band

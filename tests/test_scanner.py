@@ -343,3 +343,20 @@ def test_light_sheet_rule_looks_at_the_boxes_read_as_marked() -> None:
     few = sheet(5)
     _light_sheet_review(few, t_ink)
     assert few["suspect"].state == EMPTY
+
+
+@pytest.mark.parametrize(("halo", "strokes", "state", "likely"), [
+    (0.05, 0, "checked", "checked"),  # coloured in, within its outline
+    (0.28, 1, "checked", "checked"),  # ... its spill blurred into the rim's inner part
+    (0.35, 1, "review", "checked"),
+    (0.45, 2, "review", "cancelled"),  # struck through past the outline
+    (0.6, 3, "cancelled", "cancelled"),  # filled and scribbled over all round
+])
+def test_filled_box_coloured_in_or_cancelled(halo: float, strokes: int, state: str,
+                                             likely: str) -> None:
+    from scanner.marks import Calibration, classify
+
+    f = {"n": 500.0, "ink": 1.0, "faint": 1.0, "centre": 1.0, "level": 0.8, "fill": 1.0,
+         "t_ink": 0.15, "t_faint": 0.09, "sides": 1.0, "halo": halo, "halo_strokes": strokes}
+    mk = classify(f, False, None, Calibration(0.0, 0.01, 0.15, 0.09))
+    assert (mk.state, mk.likely) == (state, likely)
