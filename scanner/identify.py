@@ -25,7 +25,7 @@ When that fails (a small, blurred or glared code; a steep photo), in order:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -181,12 +181,15 @@ class Candidate:
         return layout(self.kind, self.edition, self.paper)
 
 
-def candidates(papers: list[str]) -> list[Candidate]:
-    """Every registered kind x edition laid out for one of `papers` with corner markers."""
+def candidates(papers: list[str], only: Sequence[str] | None = None) -> list[Candidate]:
+    """Every registered kind x edition (of the kinds `only`, if given) laid out for one of
+    `papers` with corner markers."""
     from sheets.registry import kinds
 
     out = []
     for k in kinds():
+        if only is not None and k.id not in only:
+            continue
         for paper in papers:
             if paper not in k.papers:
                 continue
@@ -310,16 +313,17 @@ def _fine_scores(gray: np.ndarray, f: Fit, cands: list[Candidate]) -> dict[Candi
     return {c: float(totals[k] / weight) if weight else 0.0 for k, c in enumerate(cands)}
 
 
-def by_content(gray: np.ndarray, corners: Mapping[int, np.ndarray]
-               ) -> tuple[Candidate, float, str] | None:
+def by_content(gray: np.ndarray, corners: Mapping[int, np.ndarray],
+               only: Sequence[str] | None = None) -> tuple[Candidate, float, str] | None:
     """The known layout the photo shows, by its printed content: (candidate, page score,
-    how it was decided), or None if no candidate is clearly the best."""
+    how it was decided), or None if no candidate is clearly the best. `only`: the kinds
+    to compare with (each is rendered once per process, about 0.1-0.3 s)."""
     fits = paper_fits(corners)
     if not fits:
         return None
     best_rms = fits[0][1].rms_mm
     near = {name: f for name, f in fits if f.rms_mm <= best_rms + PAPER_RMS_SLACK_MM}
-    cands = candidates(list(near))
+    cands = candidates(list(near), only)
     if not cands:
         return None
     scores = _page_scores(gray, near, cands)
@@ -349,9 +353,11 @@ def by_content(gray: np.ndarray, corners: Mapping[int, np.ndarray]
                               f"{fine[ranked_f[1]]:.2f}")
 
 
-def identify(gray: np.ndarray, corners: Mapping[int, np.ndarray], source: str) -> Identity:
+def identify(gray: np.ndarray, corners: Mapping[int, np.ndarray], source: str,
+             only: Sequence[str] | None = None) -> Identity:
     """Read the sheet code (NotASheetError when neither the QR code nor the printed
-    content tells which sheet this is)."""
+    content tells which sheet this is). `only`: the kinds the content is compared with
+    when the QR code cannot be read."""
     paper, f = first_fit(corners)
     text = decode_qr(qr_crop(gray, f, paper))
     if text:
@@ -359,7 +365,7 @@ def identify(gray: np.ndarray, corners: Mapping[int, np.ndarray], source: str) -
     text, how = retry_qr(gray, f, paper)
     if text:
         return Identity(text, paper, f, f"qr-retry ({how})")
-    found = by_content(gray, corners)
+    found = by_content(gray, corners, only)
     if found is not None:
         cand, _score, how = found
         return Identity(cand.manifest.code, cand.paper, f, f"layout ({how})")

@@ -100,7 +100,7 @@ def scan_page(page: PageImage, ocr: bool = True) -> SheetResult:
                              "Scan a sheet printed by `starsheets print`.")
     require_markers(loc.corners, page.source)
     with t.stage("identify"):
-        ident = identify(gray, loc.corners, page.source)
+        ident = identify(gray, loc.corners, page.source, READABLE_KINDS)
         manifest = layout_for_code(ident.code)
     res.identified = ident.method
     if ident.method.startswith("layout"):
