@@ -65,7 +65,7 @@ SECOND_SLASH = 0.05  # at most this on a second stroke: a single stroke (slash; 
 SECOND_CROSS = 0.18  # at least this: two strokes (tick, cross)
 FIRST_SLASH = 0.85  # and a slash has most of its ink on its one band
 # ... and how far the rest strays: the share of the ink more than FAR_GAP px beyond the
-# main band's edges (off_band). A slash's wobble and blur hug its band (measured <= 0.018);
+# main band's edges (line_fraction's far). A slash's wobble and blur hug its band (measured <= 0.018);
 # a tick's short arm leaves it at an angle (>= 0.03 on 7 in 10 of the ticks whose short
 # arm is too short for SECOND_CROSS)
 FAR_GAP = 3.0
@@ -673,35 +673,29 @@ def paper_both_sides(ink: np.ndarray, inside: np.ndarray, band: float) -> float:
     return float(min((rho < lo).sum(), (rho >= hi).sum())) / n
 
 
-def off_band(ys: np.ndarray, xs: np.ndarray, band: float, gap: float) -> float:
-    """The share of the ink lying more than `gap` pixels beyond the edges of its best
-    straight band: a tick's short arm or a cross's second bar leaves the main stroke's
-    band at an angle and goes on; a slash's wobble, blur and ragged ends hug it."""
-    if ys.size < 4:
-        return 0.0
-    pts = np.stack([xs, ys], 1).astype(np.float32)
-    pts -= pts.mean(axis=0)
-    _, _, normal, (lo, hi), _ = _band(pts, band)
-    rho = pts[:, 0] * normal[0] + pts[:, 1] * normal[1]
-    return float(((rho < lo - gap) | (rho >= hi + gap)).sum()) / ys.size
+def line_fraction(ys: np.ndarray, xs: np.ndarray, band: float, gap: float = FAR_GAP
+                  ) -> tuple[float, float, float]:
+    """How much of the ink lies on one straight stroke, on a second one, and well off the
+    first one's band.
 
-
-def line_fraction(ys: np.ndarray, xs: np.ndarray, band: float) -> tuple[float, float]:
-    """How much of the ink lies on one straight stroke, and on a second one.
-
-    Returns (first, second): the fraction of ink pixels on the best straight band of
-    width `band`, and the fraction (of all ink) on the best band through what is left.
-    A slash is one band (second ~0); a tick adds a short arm (second ~0.2-0.35); a cross
-    two long ones (second ~0.4)."""
+    Returns (first, second, far): the fraction of ink pixels on the best straight band of
+    width `band`; the fraction (of all ink) on the best band through what is left (a
+    slash is one band, second ~0; a tick adds a short arm, ~0.2-0.35; a cross two long
+    ones, ~0.4); and the share of the ink more than `gap` pixels beyond the first band's
+    edges (off the band: a tick's short arm or a cross's second bar leaves the main
+    stroke's band at an angle and goes on; a slash's wobble, blur and ragged ends hug
+    it)."""
     n = ys.size
     if n < 4:
-        return 1.0, 0.0
+        return 1.0, 0.0, 0.0
     pts = np.stack([xs, ys], 1).astype(np.float32)
     pts -= pts.mean(axis=0)
-    first, on, a = _best_bands(pts, band)
+    first, on, normal, (lo, hi), a = _band(pts, band)
+    rho = pts[:, 0] * normal[0] + pts[:, 1] * normal[1]
+    far = float(((rho < lo - gap) | (rho >= hi + gap)).sum()) / n
     rest = pts[~on]
     second = _best_bands(rest, band, a)[0] if rest.shape[0] >= 4 else float(rest.shape[0])
-    return first / n, second / n
+    return first / n, second / n, far
 
 
 def stroke_shape(dk: np.ndarray, over_k: np.ndarray, st: Stack, k: int, t_over: float,
@@ -715,8 +709,9 @@ def stroke_shape(dk: np.ndarray, over_k: np.ndarray, st: Stack, k: int, t_over: 
     m |= (st.near[k] | st.text[k]) & (over_k > t_over)
     ys, xs = np.nonzero(m)
     band = max(6.0, 1.2 * stroke_width(m) + 2.0)
-    line = line_fraction(ys, xs, band)
-    shape = {"far": round(off_band(ys, xs, band, FAR_GAP), 3)}
+    first, second, far = line_fraction(ys, xs, band)
+    line = (first, second)
+    shape = {"far": round(far, 3)}
     if fill >= SLASH_MAX_INK and _stroke_state(True, line, shape["far"]) != CHECKED:
         # a thick stroke or a box coloured in? a stroke leaves paper both sides
         split = paper_both_sides(m & inside, inside, band)
@@ -942,7 +937,7 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
 
 def _stroke_state(executed: bool, line: tuple[float, float] | None, far: float = 0.0) -> str:
     """On an Executed box: one straight stroke is a slash (failed), more is a success.
-    `far`: the share of the ink well off the main stroke's band (off_band)."""
+    `far`: the share of the ink well off the main stroke's band (line_fraction)."""
     if not executed or line is None:
         return CHECKED
     first, second = line
