@@ -86,6 +86,8 @@ WASHED_GAIN = 0.55  # print reading lighter than this share of its darkness: a p
 # (fill or level) go to review (docs/scanner.md)
 LIGHT_MIN_MARKS, LIGHT_RATIO, LIGHT_FILL, LIGHT_LEVEL = 20, 1.4, 0.04, 0.1
 FAINT_CORE = 0.02  # a faint mark read as marked has this much ink over the full threshold
+QUIET_NOISE = 0.012  # a sheet this quiet (scans, clean photos: 7 sigma well under the ink
+#                     threshold's floor) shows a thin faint stroke on 5.5 % of a box, not 10 %
 #                  (pencil's darkest pixels do; a shadow's edge or a print misfit does not)
 FAINT = 0.45  # a mark this much lighter than the sheet's typical mark is "faint"
 
@@ -874,12 +876,16 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
         return Mark(EMPTY, _conf(F_EMPTY - faint, 0, F_EMPTY), EMPTY, "", f)
     # 2. some ink: is it a mark?
     if ink < F_MARK:
-        if (faint >= F_MARK * 1.8 and centre >= F_CENTRE and ink >= FAINT_CORE
+        stroke = F_MARK * (1.0 if cal.noise < QUIET_NOISE else 1.8)
+        if (faint >= stroke and centre >= F_CENTRE and ink >= FAINT_CORE
                 and f["level"] >= (f.get("t_faint", cal.t_faint) + f.get("t_ink", cal.t_ink)) / 2):
             # a clear faint stroke (pencil): checked, with the confidence it deserves
             state = _stroke_state(executed, line)
-            if state == REVIEW:
-                return Mark(REVIEW, 0.4, CHECKED, "faint mark: tick, cross or slash?", f)
+            if state == REVIEW or (state == SLASHED and faint < F_MARK * 1.8):
+                # (a thin faint tick's short arm may not show: one faint stroke is a
+                # slash only when there is ink enough to have shown a second)
+                return Mark(REVIEW, 0.4, SLASHED if state == SLASHED else CHECKED,
+                            "faint mark: tick, cross or slash?", f)
             return Mark(state, 0.65, state, "faint mark", f)
         if (f["level"] < (f.get("t_faint", cal.t_faint) + f.get("t_ink", cal.t_ink)) / 2
                 and ink < F_EMPTY and faint < F_TRACE):
