@@ -72,6 +72,9 @@ FAR_GAP = 3.0
 FAR_SLASH = 0.025  # a single stroke is a slash only with less than this off its band
 FAR_TICK = 0.03  # a second stroke (over SECOND_SLASH) with this much off the band: a tick
 SLASH_MAX_INK = 0.45  # a box more inked than this is a slash only if paper shows both sides
+THICK_ONE = 0.99  # a thick mark with little paper beside it: one stroke (a slash) when this
+#                  much of its ink lies on one straight band (and some paper shows both sides)
+THICK_TWO = 0.93  # ... two (a tick, a cross) when no more than this does
 SHAPE_CORE = 0.5  # unsure of the strokes at the ink's edge: look again at this share of
 #                   the ink's level (its cores: a blur halo no longer fills a tick's notch)
 MIN_MATCH = 0.3  # a box whose outline matches the blank sheet worse than this: review
@@ -720,7 +723,9 @@ def stroke_shape(dk: np.ndarray, over_k: np.ndarray, st: Stack, k: int, t_over: 
         shape["split"] = round(split, 3)
         if split < 0.04 and fill >= 0.75:
             line = (line[0], SECOND_CROSS)  # coloured in (not quite edge to edge)
-        elif split < 0.12:
+        elif split < 0.12 and line[0] <= THICK_TWO:
+            line = (line[0], SECOND_CROSS)  # ink well off the main band: a second stroke
+        elif split < 0.12 and not (line[0] >= THICK_ONE and split >= 0.04):
             line = (line[0], (SECOND_SLASH + SECOND_CROSS) / 2)  # review
             shape["far"] = 0.0
     return line, shape
