@@ -885,7 +885,7 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
         if (faint >= stroke and centre >= F_CENTRE and ink >= FAINT_CORE
                 and f["level"] >= (f.get("t_faint", cal.t_faint) + f.get("t_ink", cal.t_ink)) / 2):
             # a clear faint stroke (pencil): checked, with the confidence it deserves
-            state = _stroke_state(executed, line)
+            state = _stroke_state(executed, line, f.get("far", 0.0))
             if state == REVIEW or (state == SLASHED and faint < F_MARK * 1.8):
                 # (a thin faint tick's short arm may not show: one faint stroke is a
                 # slash only when there is ink enough to have shown a second)

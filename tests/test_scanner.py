@@ -380,3 +380,15 @@ def test_thin_faint_stroke_on_a_quiet_scan_is_a_mark() -> None:
     r = scan(noisy)
     for rid in ids:  # noisier: never silently empty
         assert r.marks[rid].state in (CHECKED, "review"), (rid, r.marks[rid])
+
+
+def test_faint_tick_is_told_by_the_ink_off_its_main_stroke() -> None:
+    """A light pencil tick whose short arm is too short for a second band still leaves
+    the main stroke's band at an angle: a faint mark, checked (not a slash, not review)."""
+    from scanner.marks import Calibration, classify
+
+    f = {"n": 500.0, "ink": 0.04, "faint": 0.12, "centre": 0.3, "level": 0.2, "fill": 0.1,
+         "t_ink": 0.15, "t_faint": 0.09, "far": 0.09}
+    cal = Calibration(0.0, 0.02, 0.15, 0.09)
+    assert classify(f, True, (0.86, 0.12), cal).state == CHECKED
+    assert classify({**f, "far": 0.0}, True, (0.86, 0.12), cal).state == "review"
