@@ -803,12 +803,13 @@ def measure(d: np.ndarray, st: Stack, t_ink: np.ndarray, t_faint: np.ndarray,
 
 
 def _longest(mask: np.ndarray) -> float:
-    """The longest extent (pixels, bounding-box diagonal) of a connected part of a mask."""
+    """The longest extent (pixels) of a connected part of a mask: its bounding box from
+    corner pixel to corner pixel (centres), plus one (a 4 x 4 px speck is 5.2 px, not 5.7)."""
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
     if n <= 1:
         return 0.0
     w, h = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
-    return float(np.hypot(w, h).max())
+    return float((np.hypot(w - 1, h - 1) + 1).max())  # corner pixels' centres, plus one
 
 
 def _sides(d: np.ndarray, inside: np.ndarray, t: float) -> float:

@@ -392,3 +392,14 @@ def test_faint_tick_is_told_by_the_ink_off_its_main_stroke() -> None:
     cal = Calibration(0.0, 0.02, 0.15, 0.09)
     assert classify(f, True, (0.86, 0.12), cal).state == CHECKED
     assert classify({**f, "far": 0.0}, True, (0.86, 0.12), cal).state == "review"
+
+
+def test_toner_speck_in_a_box_reads_empty() -> None:
+    """A photocopier's speck (0.25 mm, blurred to 0.5 mm) in an empty box or bubble is no mark."""
+    img = page(blank=True).copy()
+    for rid in ("clone.1", "length.career"):
+        _, _, u1, v1 = _ink_box(img, rid, -0.5)
+        img[v1 - 5:v1 - 3, u1 - 7:u1 - 5] = 120  # 2 x 2 px: 0.25 mm
+    r = scan(img)
+    for rid in ("clone.1", "length.career"):
+        assert r.marks[rid].state == "empty", (rid, r.marks[rid])
