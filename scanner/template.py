@@ -87,9 +87,10 @@ def _halo(region: Region, others: np.ndarray, printed_all: np.ndarray, page_h: f
     m = ~((uu > u0 - near) & (uu < u1 + near) & (vv > v0 - near) & (vv < v1 + near))
     m &= ~printed_all[b[1]:b[3], b[0]:b[2]]
     grow = 0.1 / 25.4 * 72 * s
-    for ou0, ov0, ou1, ov1 in others:
-        if ou1 + grow > b[0] and ou0 - grow < b[2] and ov1 + grow > b[1] and ov0 - grow < b[3]:
-            m &= ~((uu > ou0 - grow) & (uu < ou1 + grow) & (vv > ov0 - grow) & (vv < ov1 + grow))
+    close = ((others[:, 2] + grow > b[0]) & (others[:, 0] - grow < b[2])
+             & (others[:, 3] + grow > b[1]) & (others[:, 1] - grow < b[3]))
+    for ou0, ov0, ou1, ov1 in others[close]:
+        m &= ~((uu > ou0 - grow) & (uu < ou1 + grow) & (vv > ov0 - grow) & (vv < ov1 + grow))
     return b, m
 
 
