@@ -89,9 +89,9 @@ WASHED_GAIN = 0.55  # print reading lighter than this share of its darkness: a p
 # (fill or level) go to review (docs/scanner.md)
 LIGHT_MIN_MARKS, LIGHT_RATIO, LIGHT_FILL, LIGHT_LEVEL = 20, 1.4, 0.04, 0.1
 FAINT_CORE = 0.02  # a faint mark read as marked has this much ink over the full threshold
+#                  (pencil's darkest pixels do; a shadow's edge or a print misfit does not)
 QUIET_NOISE = 0.012  # a sheet this quiet (scans, clean photos: 7 sigma well under the ink
 #                     threshold's floor) shows a thin faint stroke on 5.5 % of a box, not 10 %
-#                  (pencil's darkest pixels do; a shadow's edge or a print misfit does not)
 FAINT = 0.45  # a mark this much lighter than the sheet's typical mark is "faint"
 
 
@@ -708,7 +708,9 @@ def stroke_shape(dk: np.ndarray, over_k: np.ndarray, st: Stack, k: int, t_over: 
     """An Executed box's strokes as ink above `t` (over print: `over_k` above `t_over`):
     (line_fraction, {far, and split when a thick stroke was checked for paper both
     sides}). A thick mark that is neither clearly one stroke nor two is a slash if paper
-    shows on both sides of it, coloured in if none does, else left for review."""
+    shows on both sides of it (or a little paper does and THICK_ONE of its ink lies on one
+    band), coloured in if no paper does, two strokes if THICK_TWO or less lies on the
+    band, else left for review."""
     inside = st.inside[k]
     m = (dk > t) & inside & ~st.near[k]
     m |= (st.near[k] | st.text[k]) & (over_k > t_over)
