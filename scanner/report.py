@@ -9,6 +9,7 @@ JSON (one object per sheet found; `starsheets scan --json` prints an array of th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from scanner.pipeline import SheetResult
@@ -50,6 +51,22 @@ def to_json(r: SheetResult) -> dict[str, Any]:
     return obj
 
 
+def review_lines(ids: list[str], why: Callable[[str], str],
+                 likely: Callable[[str], str | None], shown: int = 8) -> list[str]:
+    """The boxes to look at, grouped by why (the commonest reason first), each with its
+    likely value: one line per reason, at most `shown` boxes named on it."""
+    groups: dict[str, list[str]] = {}
+    for rid in ids:
+        groups.setdefault(why(rid) or "unclear", []).append(rid)
+    lines = []
+    for reason, rids in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+        named = ", ".join(f"{rid} ({likely(rid)}?)" if likely(rid) else rid
+                          for rid in rids[:shown])
+        more = f" and {len(rids) - shown} more" if len(rids) > shown else ""
+        lines.append(f"    {len(rids)} x {reason}: {named}{more}")
+    return lines
+
+
 def _serious(findings: list[dict[str, Any]], kind: str = "") -> bool:
     if kind.startswith("spacer-"):  # the Spacer validator's warnings are advice
         return any(str(f.get("severity")).lower() == "error" for f in findings)
@@ -84,9 +101,9 @@ def summary(r: SheetResult) -> list[str]:
     if r.score is not None:
         lines.append(f"  score {r.score.total} ({r.score.title}); rank {r.score.rank}")
     if r.review:
-        lines.append(f"  please look at {len(r.review)} box(es): "
-                     + "; ".join(f"{rid} ({r.marks[rid].why})" for rid in r.review[:12])
-                     + (" ..." if len(r.review) > 12 else ""))
+        lines.append(f"  please look at {len(r.review)} box(es), read at their likely value:")
+        lines += review_lines(r.review, lambda rid: r.marks[rid].why,
+                              lambda rid: r.marks[rid].likely)
     for c in r.checks:
         lines.append(f"  {c}")
     for f in r.findings:

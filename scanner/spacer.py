@@ -482,10 +482,11 @@ def summary(r: Any) -> list[str]:
         lines.append(f"  {'OK' if not errors else 'NOT LEGAL' if r.kind == CHARACTER else 'NOT AGREED YET'}"
                      f": {errors} error(s), {warns} warning(s)")
     if r.review:
-        lines.append(f"  please look at {len(r.review)} box(es)/field(s) (read at their most "
-                     "likely value): " + "; ".join(f"{rid} ({sp.why.get(rid, '')})"
-                                                   for rid in r.review[:12])
-                     + (" ..." if len(r.review) > 12 else ""))
+        from scanner.report import review_lines
+
+        lines.append(f"  please look at {len(r.review)} box(es)/field(s), read at their most "
+                     "likely value:")
+        lines += review_lines(r.review, lambda rid: sp.why.get(rid, ""), lambda rid: None)
     for f in r.findings:
         lines.append(f"  {f.get('severity', 'finding')} {f.get('code', '')}: "
                      f"{f.get('message', f)}")

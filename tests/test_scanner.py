@@ -403,3 +403,13 @@ def test_toner_speck_in_a_box_reads_empty() -> None:
     r = scan(img)
     for rid in ("clone.1", "length.career"):
         assert r.marks[rid].state == "empty", (rid, r.marks[rid])
+
+
+def test_review_lines_group_boxes_by_reason() -> None:
+    from scanner.report import review_lines
+
+    why = {"a": "faint", "b": "two strokes?", "c": "faint", "d": "faint"}
+    likely = {"a": "checked", "b": "slashed", "c": "empty", "d": None}
+    lines = review_lines(list(why), why.__getitem__, likely.__getitem__, shown=2)
+    assert lines == ["    3 x faint: a (checked?), c (empty?) and 1 more",
+                     "    1 x two strokes?: b (slashed?)"]
