@@ -99,7 +99,10 @@ def summary(r: SheetResult) -> list[str]:
     lines = [f"{r.source}: {r.kind} ({r.edition}) — {name} — {len(r.marks)} boxes in "
              f"{total:.0f} ms"]
     if r.score is not None:
-        lines.append(f"  score {r.score.total} ({r.score.title}); rank {r.score.rank}")
+        provisional = (f" (provisional: {len(r.review)} box(es) below read at their likely "
+                       "value)" if r.review else "")
+        lines.append(f"  score {r.score.total} ({r.score.title}); rank {r.score.rank}"
+                     f"{provisional}")
     if r.review:
         lines.append(f"  please look at {len(r.review)} box(es), read at their likely value:")
         lines += review_lines(r.review, lambda rid: r.marks[rid].why,

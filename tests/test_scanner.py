@@ -413,3 +413,26 @@ def test_review_lines_group_boxes_by_reason() -> None:
     lines = review_lines(list(why), why.__getitem__, likely.__getitem__, shown=2)
     assert lines == ["    3 x faint: a (checked?), c (empty?) and 1 more",
                      "    1 x two strokes?: b (slashed?)"]
+
+
+SAMPLE_PHOTOS = sorted((ROOT / "samples" / "photos").glob("*.expected.json"))
+
+
+@pytest.mark.parametrize("expected", SAMPLE_PHOTOS, ids=lambda p: p.name.split(".")[0])
+def test_sample_photos_read_as_their_expected_json(expected: Path) -> None:
+    """The photos in samples/ (shown in the README and read by `make demo`): every box
+    right or sent to review, and the reading as recorded in their `read_now`."""
+    rec = json.loads(expected.read_text())
+    r = scan_file(ROOT / rec["source"], ocr=False)[0]
+    assert r.error is None, r.error
+
+    def norm(rid: str, v: object) -> object:
+        if v in ("empty", "cancelled"):
+            return "empty"
+        return CHECKED if v == SLASHED and not rid.startswith("mission.") else v
+
+    silent = [rid for rid, want in rec["marks"].items()
+              if r.marks[rid].state != "review" and norm(rid, r.marks[rid].state) != norm(rid, want)]
+    assert not silent, silent
+    assert r.review == rec["read_now"]["review"]
+    assert r.score is not None and r.score.total == rec["read_now"]["score"]
