@@ -370,8 +370,8 @@ def _stack(tpl: Template) -> Stack:
 def _subpixel(res: np.ndarray, x: int, y: int) -> tuple[float, float]:
     """The peak of a correlation surface refined by a parabola through its neighbours."""
     def off(a: float, b: float, c: float) -> float:
-        den = a - 2 * b + c
-        return float(np.clip(0.5 * (a - c) / den, -0.5, 0.5)) if den < 0 else 0.0
+        den = float(a - 2 * b + c)
+        return min(0.5, max(-0.5, 0.5 * float(a - c) / den)) if den < 0 else 0.0
     h, w = res.shape
     dx = off(res[y, x - 1], res[y, x], res[y, x + 1]) if 0 < x < w - 1 else 0.0
     dy = off(res[y - 1, x], res[y, x], res[y + 1, x]) if 0 < y < h - 1 else 0.0
@@ -870,7 +870,7 @@ def _conf(x: float, lo: float, hi: float) -> float:
     """0.5 at a boundary, 1.0 at `hi` past it (lo = the boundary)."""
     if hi == lo:
         return 1.0
-    return float(np.clip(0.5 + 0.5 * (x - lo) / (hi - lo), 0.0, 1.0))
+    return min(1.0, max(0.0, 0.5 + 0.5 * float(x - lo) / (hi - lo)))  # (scalars: no numpy)
 
 
 def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | None,
