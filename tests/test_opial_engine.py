@@ -211,3 +211,16 @@ def test_narration_mentions_each_mission_flown(seed: int) -> None:
     # Grand Admiral; no other tour is
     told = {int(m.group(1)) for ln in lines if (m := re.match(r"  Tour (\d+) ends", ln))}
     assert told == set(state.tours)
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**31), edition=st.sampled_from(["later", "earlier"]),
+       length=st.sampled_from(["career", "short"]),
+       start=st.sampled_from(["roll", "easier", "easier_yet", "still_easier_yet"]))
+def test_vectorised_totals_equal_the_scorer(seed: int, edition: str, length: str,
+                                            start: str) -> None:
+    """simulate.totals (the statistics' fast path) gives every career the Grand Total
+    scoring.score gives its page."""
+    inp, res = run(300, seed, edition, length, start)
+    want = [score(to_state(inp, res, i), inp.t.rules).total for i in range(300)]
+    assert simulate.totals(inp, res).tolist() == want

@@ -174,15 +174,14 @@ def _summary(inp: Any, res: Any, n: int) -> dict[str, Any]:
     import numpy as np
 
     from game.opial.engine import END_NAMES, GRAND_ADMIRAL
-    from game.opial.simulate import to_state
+    from game.opial.simulate import totals as career_totals
 
     rules = inp.t.rules
-    totals = np.empty(n, np.int64)
+    totals = career_totals(inp, res)
     titles: collections.Counter[str] = collections.Counter()
-    for i in range(n):
-        sc = score(to_state(inp, res, i), rules)
-        totals[i] = sc.total
-        titles[sc.title] += 1
+    values, counts = np.unique(totals, return_counts=True)
+    for v, c in zip(values.tolist(), counts.tolist(), strict=True):
+        titles[rules.title_for(v).name] += c
     end = res.misc[:, 5]
     ga = end == GRAND_ADMIRAL
     edges = list(range(-25, 276, 25))
