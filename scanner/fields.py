@@ -25,6 +25,7 @@ DIGIT_HEIGHT = 28  # px: the height a digit is scaled to for Tesseract
 CELL_INK = 0.02  # a cell with less ink than this (fraction) is empty
 OCR_TRUST = 0.6  # below this a field's value is not used for score comparisons
 SPECK_PX = 6  # a piece of ink smaller than this (pixels at 200 dpi) is a speck
+LIGHT_CORE = 0.4  # strokes whose cores are lighter than this (pencil) are binarised at half
 # Tesseract reads a digit at these heights (px) and paddings: the first alone when the
 # classifier agrees with it, all of them when not (a misread of a handwritten digit rarely
 # survives a change of scale, and one of them often reads what another gives nothing for)
@@ -72,13 +73,19 @@ def _ink(d: np.ndarray, g: RegionGeom, box: tuple[int, int, int, int],
 
 
 def _glyph_image(sub: np.ndarray, ys: np.ndarray, xs: np.ndarray, height: int,
-                 max_width: float = 0.0, pad: int = 20) -> np.ndarray:
-    """The ink cropped, scaled to `height` (at most `max_width` wide), binarised, padded."""
+                 max_width: float = 0.0, pad: int = 20, t_ink: float = 1.0) -> np.ndarray:
+    """The ink cropped, scaled to `height` (at most `max_width` wide), binarised (at a third
+    of full darkness; light strokes at half their cores' darkness), padded."""
     crop = sub[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
     k = height / max(1, crop.shape[0])
     if max_width and crop.shape[1] * k > max_width:
         k = max_width / crop.shape[1]
-    img = (255 - np.clip(crop * 1.5, 0, 1) * 255).astype(np.uint8)
+    inked = crop[crop > 0]
+    core = float(np.percentile(inked, 90)) if inked.size else 1.0
+    # pencil: cores under LIGHT_CORE break up at a third and Tesseract reads nothing; but
+    # only cores twice the ink threshold are strokes (noise just over it is not scaled up)
+    gain = 1.0 / core if 2 * t_ink <= core < LIGHT_CORE else 1.5
+    img = (255 - np.clip(crop * gain, 0, 1) * 255).astype(np.uint8)
     img = cv2.resize(img, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC)
     img = np.where(img < 128, 0, 255).astype(np.uint8)
     return cv2.copyMakeBorder(img, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
@@ -114,7 +121,8 @@ def read_cell(sub: np.ndarray, ink: np.ndarray, t_ink: float, ocr: Engine) -> tu
     reads: list[tuple[str, float]] = []
     hole = -1.0
     for k, (height, pad) in enumerate(VARIANTS):
-        words = ocr.read(_glyph_image(sub, ys, xs, height, 2.5 * height, pad), 10, "0123456789")
+        words = ocr.read(_glyph_image(sub, ys, xs, height, 2.5 * height, pad, t_ink), 10,
+                         "0123456789")
         text = "".join(x.text for x in words)
         reads.append((text, min((x.confidence for x in words), default=0.0))
                      if len(text) == 1 else ("", 0.0))
