@@ -34,7 +34,7 @@ os.environ.setdefault("OMP_THREAD_LIMIT", "1")  # Tesseract: one thread per proc
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from game.opial.marks import BLANK, CANCELLED, CHECKED, SLASHED  # noqa: E402
+from game.opial.marks import CANCELLED, meaning  # noqa: E402
 from game.opial.state import SCORE_LINES, CareerState  # noqa: E402
 from scanner.synthetic import VERSION, case_seed, make_case, write_case  # noqa: E402
 
@@ -90,16 +90,6 @@ def _generate(job: tuple[str, str, int, int, str, str, str]) -> tuple[str, float
 
 
 # --- reading them ----------------------------------------------------------------------------
-def _norm(rid: str, value: object) -> str:
-    """What a mark means: a slash counts as a check except on an Executed box; a
-    cancelled box is an empty one."""
-    if value in (BLANK, CANCELLED) or value is None:
-        return BLANK
-    if value == SLASHED and not rid.startswith("mission."):
-        return CHECKED
-    return str(value)
-
-
 def _init_worker() -> None:
     import cv2
 
@@ -157,7 +147,7 @@ def _compare(out: Outcome, rec: dict[str, Any], res: Any) -> None:
         if kinds.get(rid) not in ("checkbox", "bubble"):
             continue
         out.boxes += 1
-        want = _norm(rid, value)
+        want = meaning(rid, value)
         if value == CANCELLED:
             out.cancelled += 1
         mark = res.marks.get(rid)
@@ -168,8 +158,8 @@ def _compare(out: Outcome, rec: dict[str, Any], res: Any) -> None:
             out.cancelled_seen += 1
         if mark.state == REVIEW:  # right for an ambiguous mark too (counted as review)
             out.review.append(rid)
-            out.review_right += _norm(rid, mark.likely) == want
-        elif _norm(rid, mark.state) != want:
+            out.review_right += meaning(rid, mark.likely) == want
+        elif meaning(rid, mark.state) != want:
             out.silent.append((rid, want, str(mark.state)))
     read: CareerState | None = res.state
     got = dict(read.written or {}) if read is not None else {}

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sheets
-from game.opial.marks import CHECKED, SLASHED, state_to_marks
+from game.opial.marks import CHECKED, SLASHED, meaning, state_to_marks
 from game.opial.rules import load_rules
 from game.opial.state import CareerState
 from scanner.pipeline import SheetResult, scan_file, scan_page
@@ -426,13 +426,8 @@ def test_sample_photos_read_as_their_expected_json(expected: Path) -> None:
     r = scan_file(ROOT / rec["source"], ocr=False)[0]
     assert r.error is None, r.error
 
-    def norm(rid: str, v: object) -> object:
-        if v in ("empty", "cancelled"):
-            return "empty"
-        return CHECKED if v == SLASHED and not rid.startswith("mission.") else v
-
-    silent = [rid for rid, want in rec["marks"].items()
-              if r.marks[rid].state != "review" and norm(rid, r.marks[rid].state) != norm(rid, want)]
+    silent = [rid for rid, want in rec["marks"].items() if r.marks[rid].state != "review"
+              and meaning(rid, r.marks[rid].state) != meaning(rid, want)]
     assert not silent, silent
     assert r.review == rec["read_now"]["review"]
     assert r.score is not None and r.score.total == rec["read_now"]["score"]
@@ -451,3 +446,9 @@ def test_written_score_in_light_ink_is_read() -> None:
     got = r.state.written or {}
     assert all(got[k] == want[k] for k in got)
     assert {"final_promotion", "missions", "medals", "total"} <= set(got)
+
+
+def test_mark_meaning() -> None:
+    assert meaning("skill.gunnery.1", SLASHED) == CHECKED
+    assert meaning("mission.aid.1", SLASHED) == SLASHED
+    assert meaning("medal.valor.2", "cancelled") == meaning("medal.valor.2", None) == "empty"

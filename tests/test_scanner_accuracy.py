@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import sheets
-from game.opial.marks import BLANK, CANCELLED, CHECKED, SLASHED
+from game.opial.marks import CHECKED, SLASHED, meaning
 from scanner.pipeline import SheetResult, scan_page
 from scanner.synthetic import Case, case_seed, make_case
 from scanner.triage import PageImage
@@ -28,14 +28,6 @@ from starsheets.errors import StarsheetsError
 
 KINDS = {r.id: r.kind for r in sheets.layout("career", "later", "letter").regions}
 BOXES = [rid for rid, k in KINDS.items() if k in ("checkbox", "bubble")]
-
-
-def _norm(rid: str, value: object) -> str:
-    if value in (BLANK, CANCELLED) or value is None:
-        return BLANK
-    if value == SLASHED and not rid.startswith("mission."):
-        return CHECKED
-    return str(value)
 
 
 @dataclass
@@ -58,7 +50,7 @@ class Score:
             self.boxes += 1
             if m.state == "review":
                 self.review += 1
-            elif _norm(rid, m.state) != _norm(rid, case.truth[rid]):
+            elif meaning(rid, m.state) != meaning(rid, case.truth[rid]):
                 wrong.append(f"{rid}: truth {case.truth[rid]}, read {m.state}")
         self.silent += len(wrong)
         self.sheets_silent += bool(wrong)

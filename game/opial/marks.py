@@ -34,6 +34,17 @@ CHECKED, SLASHED, BLANK, CANCELLED = "checked", "slashed", "empty", "cancelled"
 MARKED = (CHECKED, SLASHED)
 
 
+def meaning(region_id: str, value: object) -> str:
+    """What a mark's value means for the career: a cancelled (or missing) mark is an empty
+    box, and a slash counts as a check except on an Executed box. Readings compared with
+    a truth are compared by this."""
+    if value in (BLANK, CANCELLED) or value is None:
+        return BLANK
+    if value == SLASHED and not region_id.startswith("mission."):
+        return CHECKED
+    return str(value)
+
+
 @dataclass(frozen=True)
 class Region:
     """A mark region the career page must have: its id, kind and group."""
