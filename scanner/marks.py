@@ -93,6 +93,9 @@ FAINT_CORE = 0.02  # a faint mark read as marked has this much ink over the full
 QUIET_NOISE = 0.012  # a sheet this quiet (scans, clean photos: 7 sigma well under the ink
 #                     threshold's floor) shows a thin faint stroke on 5.5 % of a box, not 10 %
 FAINT = 0.45  # a mark this much lighter than the sheet's typical mark is "faint"
+PEDESTAL_Q = 20  # a plain box's own paper: this percentile of its inside ...
+PEDESTAL_MAX = 0.05  # ... may sit up to this much darker than its ring (a blurred outline
+#                      spreading over a small box, a soft shadow); its thresholds move up
 
 
 @dataclass
@@ -764,6 +767,18 @@ def calibrate(d: np.ndarray, st: Stack, core: bool = True) -> Calibration:
     return Calibration(p0, noise, p0 + max(7 * noise, 0.12), p0 + max(4 * noise, 0.06))
 
 
+def pedestal(d: np.ndarray, st: Stack, p0: np.ndarray, t_ink: np.ndarray) -> np.ndarray:
+    """How much darker each plain box's inside is, evenly, than the paper of its ring
+    (N,): on a blurred photo a box's outline spreads over its whole small inside, and a
+    soft shadow can fall on the box and not its ring. The inside's PEDESTAL_Q percentile
+    over the ring's level, up to PEDESTAL_MAX; none where that percentile is ink already
+    (a filled or heavily marked box) or where text is printed in the box (its print
+    model accounts for the print's blur)."""
+    p_in = _pct(_rows(d, st.clear_idx), PEDESTAL_Q)
+    ped = np.clip(p_in - p0, 0.0, PEDESTAL_MAX)
+    return np.where(st.printed | (p_in >= t_ink) | (st.n_inside == 0), 0.0, ped)
+
+
 def measure(d: np.ndarray, st: Stack, t_ink: np.ndarray, t_faint: np.ndarray,
             over: np.ndarray, t_print: float) -> dict[str, np.ndarray]:
     """The features of every box at once (arrays of N).
@@ -1054,6 +1069,8 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
     p0_k = np.clip(p0_k, cal.paper - 0.03, cal.paper + 0.03)
     t_ink_k = p0_k + np.maximum(7 * noise_k, cal.t_ink - cal.paper)
     t_faint_k = p0_k + np.maximum(4 * noise_k, cal.t_faint - cal.paper)
+    ped = pedestal(d, st, p0_k, t_ink_k)
+    t_ink_k, t_faint_k = t_ink_k + ped, t_faint_k + ped
     feats = measure(d, st, t_ink_k, t_faint_k, over, t_print)
     marked = feats["level"][feats["ink"] >= F_MARK * 2]
     cal.ink_level = float(np.median(marked)) if marked.size else 0.0

@@ -452,3 +452,24 @@ def test_mark_meaning() -> None:
     assert meaning("skill.gunnery.1", SLASHED) == CHECKED
     assert meaning("mission.aid.1", SLASHED) == SLASHED
     assert meaning("medal.valor.2", "cancelled") == meaning("medal.valor.2", None) == "empty"
+
+
+def test_evenly_darker_inside_of_a_plain_box_is_not_ink() -> None:
+    """A plain box whose whole inside reads a little darker than the paper round it (a
+    blurred outline spread over it, a soft shadow) is empty, not a box to look at; a
+    light stroke in such a box is still a mark."""
+    img = page(blank=True).astype(np.float32)
+    rng = np.random.default_rng(4)
+    empty, marked = ("tour.5.mission.1", "tour.6.mission.2", "medal.valor.3"), ("clone.1",)
+    for rid in empty + marked:
+        u0, v0, u1, v1 = _ink_box(img, rid, -0.2)
+        img[v0:v1, u0:u1] *= 0.92  # 0.08 darker: over the faint threshold (0.06)
+    for rid in marked:
+        u0, v0, u1, v1 = _ink_box(img, rid, -0.5)
+        cv2.line(img, (u0, v1), (u1, v0), 120, 2, cv2.LINE_AA)
+    img = np.clip(img + rng.normal(0, 2, img.shape), 0, 255).astype(np.uint8)
+    r = scan(img)
+    for rid in empty:
+        assert r.marks[rid].state == "empty", (rid, r.marks[rid])
+    for rid in marked:
+        assert r.marks[rid].state == CHECKED, (rid, r.marks[rid])
