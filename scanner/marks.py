@@ -88,14 +88,18 @@ WASHED_GAIN = 0.55  # print reading lighter than this share of its darkness: a p
 # them) is under 1.4x its ink threshold is "light": its empty boxes with some ink inside
 # (fill or level) go to review (docs/scanner.md)
 LIGHT_MIN_MARKS, LIGHT_RATIO, LIGHT_FILL, LIGHT_LEVEL = 20, 1.4, 0.04, 0.1
+WHISPER = 0.004  # faint ink on this share of a box (2 px at 200 dpi): a whisper of ink
+QUIET_BOXES = 0.04  # a sheet whose unmarked boxes whisper no more often than this ...
+LIKE_MARKS = 0.6  # ... reads a little ink at least this share of its marks' level as a mark
 FAINT_CORE = 0.02  # a faint mark read as marked has this much ink over the full threshold
 #                  (pencil's darkest pixels do; a shadow's edge or a print misfit does not)
 QUIET_NOISE = 0.012  # a sheet this quiet (scans, clean photos: 7 sigma well under the ink
 #                     threshold's floor) shows a thin faint stroke on 5.5 % of a box, not 10 %
 FAINT = 0.45  # a mark this much lighter than the sheet's typical mark is "faint"
-PEDESTAL_Q = 20  # a plain box's own paper: this percentile of its inside ...
-PEDESTAL_MAX = 0.05  # ... may sit up to this much darker than its ring (a blurred outline
-#                      spreading over a small box, a soft shadow); its thresholds move up
+PEDESTAL_BLUR = 1.8  # px: on a photo this blurred (the print model's blur) ...
+PEDESTAL_Q = 20  # ... a plain box's paper is this percentile of its inside, which the
+PEDESTAL_MAX = 0.05  # outline's blur may darken by up to this: its thresholds move up.
+#                      (Sharper, an evenly darker inside is light shading: ink.)
 
 
 @dataclass
@@ -768,12 +772,11 @@ def calibrate(d: np.ndarray, st: Stack, core: bool = True) -> Calibration:
 
 
 def pedestal(d: np.ndarray, st: Stack, p0: np.ndarray, t_ink: np.ndarray) -> np.ndarray:
-    """How much darker each plain box's inside is, evenly, than the paper of its ring
-    (N,): on a blurred photo a box's outline spreads over its whole small inside, and a
-    soft shadow can fall on the box and not its ring. The inside's PEDESTAL_Q percentile
-    over the ring's level, up to PEDESTAL_MAX; none where that percentile is ink already
-    (a filled or heavily marked box) or where text is printed in the box (its print
-    model accounts for the print's blur)."""
+    """How much darker each plain box's inside is, evenly, than its paper level (N), on a
+    blurred photo, where a small box's outline spreads over its whole inside: the
+    inside's PEDESTAL_Q percentile over that level, up to PEDESTAL_MAX. None where text is
+    printed in the box (the print model accounts for its blur) or where that percentile
+    is ink already (a filled or heavily marked box)."""
     p_in = _pct(_rows(d, st.clear_idx), PEDESTAL_Q)
     ped = np.clip(p_in - p0, 0.0, PEDESTAL_MAX)
     return np.where(st.printed | (p_in >= t_ink) | (st.n_inside == 0), 0.0, ped)
@@ -1069,8 +1072,9 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
     p0_k = np.clip(p0_k, cal.paper - 0.03, cal.paper + 0.03)
     t_ink_k = p0_k + np.maximum(7 * noise_k, cal.t_ink - cal.paper)
     t_faint_k = p0_k + np.maximum(4 * noise_k, cal.t_faint - cal.paper)
-    ped = pedestal(d, st, p0_k, t_ink_k)
-    t_ink_k, t_faint_k = t_ink_k + ped, t_faint_k + ped
+    if sigma >= PEDESTAL_BLUR:
+        ped = pedestal(d, st, p0_k, t_ink_k)
+        t_ink_k, t_faint_k = t_ink_k + ped, t_faint_k + ped
     feats = measure(d, st, t_ink_k, t_faint_k, over, t_print)
     marked = feats["level"][feats["ink"] >= F_MARK * 2]
     cal.ink_level = float(np.median(marked)) if marked.size else 0.0
@@ -1133,6 +1137,8 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
         if mk.why.startswith("faint"):
             faint.append(rid)
         marks[rid] = mk
+    _like_the_sheets_marks(marks, feats["faint"], feats["ink"], cal.ink_level,
+                           {rid for rid, p in zip(st.ids, st.printed, strict=True) if p})
     _light_sheet_review(marks, t_ink_k)
     darkness = {}
     for k, g in enumerate(tpl.regions):
@@ -1144,6 +1150,35 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
     # boxes (their pen strokes are read with the noise of edges and blur included)
     return Reading(marks, _field_calibration(calibrate(d, st, core=False), darkness, tpl),
                    shift_map, darkness, faint, fld, (sigma, gain))
+
+
+def _like_the_sheets_marks(marks: dict[str, Mark], faint: np.ndarray, ink: np.ndarray,
+                           ink_level: float, printed: set[str]) -> None:
+    """A box with text printed in it and a little ink (too little to be sure of on its
+    own: the print hides most of a stroke across it) is a mark when that ink is as dark as
+    this sheet's own marks (LIKE_MARKS of their typical level) and the sheet's unmarked
+    boxes are clean (at most QUIET_BOXES of the boxes without faint ink show a whisper of
+    it): there, noise and blur put no faint ink in empty boxes. Plain boxes are left alone
+    (a soft shadow or blur can darken one nearly as much), and an Executed box also needs
+    its strokes' shape to tell a tick from a slash."""
+    whisper = int(((faint >= WHISPER) & (faint < F_EMPTY)).sum())
+    clean = int((faint < WHISPER).sum())
+    if (int((ink >= 2 * F_MARK).sum()) < LIGHT_MIN_MARKS
+            or whisper > QUIET_BOXES * max(whisper + clean, 1)):
+        return
+    for rid, m in marks.items():
+        f = m.features
+        if not (m.state == REVIEW and m.why.startswith("a little ink:") and rid in printed
+                and f["level"] >= LIKE_MARKS * ink_level and f["centre"] >= F_CENTRE):
+            continue
+        state = CHECKED
+        if is_executed(rid):
+            line = (f["line"], f["line2"]) if "line" in f else None
+            state = _stroke_state(True, line, f.get("far", 0.0)) if line else REVIEW
+            if state == SLASHED and f["faint"] < F_MARK * 1.8:
+                state = REVIEW
+        if state != REVIEW:
+            marks[rid] = Mark(state, 0.6, state, "a light mark, as dark as this sheet's marks", f)
 
 
 def _light_sheet_review(marks: dict[str, Mark], t_ink: np.ndarray) -> None:
