@@ -96,10 +96,12 @@ FAINT_CORE = 0.02  # a faint mark read as marked has this much ink over the full
 QUIET_NOISE = 0.012  # a sheet this quiet (scans, clean photos: 7 sigma well under the ink
 #                     threshold's floor) shows a thin faint stroke on 5.5 % of a box, not 10 %
 FAINT = 0.45  # a mark this much lighter than the sheet's typical mark is "faint"
-PEDESTAL_BLUR = 1.8  # px: on a photo this blurred (the print model's blur) ...
+BLURRED_PX = 1.8  # px: a photo this blurred (the print model's blur) ...
 PEDESTAL_Q = 20  # ... a plain box's paper is this percentile of its inside, which the
 PEDESTAL_MAX = 0.05  # outline's blur may darken by up to this: its thresholds move up.
 #                      (Sharper, an evenly darker inside is light shading: ink.)
+SLASH_SPAN = 0.8  # ... and noisy, a single stroke crossing less of its box than this may be
+#                   a tick's long arm, its short arm lost in the print's blur: review
 
 
 @dataclass
@@ -710,6 +712,26 @@ def line_fraction(ys: np.ndarray, xs: np.ndarray, band: float, gap: float = FAR_
     return first / n, second / n, far
 
 
+def stroke_span(ys: np.ndarray, xs: np.ndarray, band: float, inside: np.ndarray) -> float:
+    """How much of the box the ink's main straight stroke crosses: its length along its
+    band over the length of the box's inside on that band (a slash runs corner to
+    corner, ~1; a tick's long arm starts near the middle of the box, ~0.6-0.7)."""
+    if ys.size < 4:
+        return 0.0
+    pts = np.stack([xs, ys], 1).astype(np.float32)
+    c = pts.mean(axis=0)
+    _, on, normal, (lo, hi), _ = _band(pts - c, band)
+    along = np.array([normal[1], -normal[0]], np.float32)
+    t = (pts[on] - c) @ along
+    iy, ix = np.nonzero(inside)
+    q = np.stack([ix, iy], 1).astype(np.float32) - c
+    rho = q @ normal
+    ti = q[(rho >= lo) & (rho < hi)] @ along
+    if ti.size < 2:
+        return 0.0
+    return float((t.max() - t.min() + 1) / (ti.max() - ti.min() + 1))
+
+
 def stroke_shape(dk: np.ndarray, over_k: np.ndarray, st: Stack, k: int, t_over: float,
                  t: float, fill: float) -> tuple[tuple[float, float], dict[str, float]]:
     """An Executed box's strokes as ink above `t` (over print: `over_k` above `t_over`):
@@ -725,7 +747,7 @@ def stroke_shape(dk: np.ndarray, over_k: np.ndarray, st: Stack, k: int, t_over: 
     band = max(6.0, 1.2 * stroke_width(m) + 2.0)
     first, second, far = line_fraction(ys, xs, band)
     line = (first, second)
-    shape = {"far": round(far, 3)}
+    shape = {"far": round(far, 3), "span": round(stroke_span(ys, xs, band, inside), 3)}
     if fill >= SLASH_MAX_INK and _stroke_state(True, line, shape["far"]) != CHECKED:
         # a thick stroke or a box coloured in? a stroke leaves paper both sides
         split = paper_both_sides(m & inside, inside, band)
@@ -1072,7 +1094,7 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
     p0_k = np.clip(p0_k, cal.paper - 0.03, cal.paper + 0.03)
     t_ink_k = p0_k + np.maximum(7 * noise_k, cal.t_ink - cal.paper)
     t_faint_k = p0_k + np.maximum(4 * noise_k, cal.t_faint - cal.paper)
-    if sigma >= PEDESTAL_BLUR:
+    if sigma >= BLURRED_PX:
         ped = pedestal(d, st, p0_k, t_ink_k)
         t_ink_k, t_faint_k = t_ink_k + ped, t_faint_k + ped
     feats = measure(d, st, t_ink_k, t_faint_k, over, t_print)
@@ -1107,6 +1129,10 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
                     line, shape = line_c, {**shape_c, "core": 1.0}
             f.update(shape)
         mk = classify(f, executed, line, cal)
+        if (mk.state == SLASHED and executed and sigma >= BLURRED_PX
+                and cal.noise >= QUIET_NOISE and f.get("span", 1.0) < SLASH_SPAN):
+            mk = Mark(REVIEW, 0.45, SLASHED, "one stroke or two? (a short slash, or a tick "
+                      "whose short arm the blur hides?)", f)
         if (mk.state == REVIEW and mk.likely == EMPTY and f["faint"] < F_TRACE
                 and not st.printed[k]):  # (print breaks a light stroke into pieces)
             # specks (toner, dust, a pen's touch): every bit of ink tiny and compact

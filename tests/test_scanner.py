@@ -498,3 +498,22 @@ def test_light_mark_as_dark_as_the_sheets_marks() -> None:
 
     assert sheet(2)["suspect"].state == CHECKED
     assert sheet(10)["suspect"].state == REVIEW
+
+
+def test_short_single_stroke_on_a_blurred_photo_is_not_a_sure_slash() -> None:
+    """On a blurred, noisy photo a tick's short arm can vanish into the print's blur,
+    leaving its long arm: one straight stroke that starts near the middle of the box. It
+    goes to review (likely slashed); a slash from corner to corner stays a slash."""
+    img = page(blank=True).copy()
+    short, full = "mission.security.1", "mission.training.1"
+    u0, v0, u1, v1 = _ink_box(img, short, -0.3)
+    w, h = u1 - u0, v1 - v0
+    cv2.line(img, (int(u0 + 0.5 * w), int(v0 + 0.65 * h)), (int(u0 + 0.85 * w), int(v0 + 0.2 * h)),
+             60, 2, cv2.LINE_AA)
+    u0, v0, u1, v1 = _ink_box(img, full, -0.2)
+    cv2.line(img, (u0, v1), (u1, v0), 60, 2, cv2.LINE_AA)
+    img = cv2.GaussianBlur(img.astype(np.float32), (0, 0), 2.2)
+    img = np.clip(img + np.random.default_rng(5).normal(0, 16, img.shape), 0, 255)
+    r = scan(img.astype(np.uint8))
+    assert r.marks[short].state == "review" and r.marks[short].likely == SLASHED, r.marks[short]
+    assert r.marks[full].state == SLASHED, r.marks[full]
