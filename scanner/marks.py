@@ -75,6 +75,8 @@ SLASH_MAX_INK = 0.45  # a box more inked than this is a slash only if paper show
 THICK_ONE = 0.99  # a thick mark with little paper beside it: one stroke (a slash) when this
 #                  much of its ink lies on one straight band (and some paper shows both sides)
 THICK_TWO = 0.93  # ... two (a tick, a cross) when no more than this does
+BULGE_INK, BULGE_TICK = 0.35, 1.4  # a mark inking this much of its box whose ink widens to
+#                                   this many times its typical width: a thick tick
 SHAPE_CORE = 0.5  # unsure of the strokes at the ink's edge: look again at this share of
 #                   the ink's level (its cores: a blur halo no longer fills a tick's notch)
 MIN_MATCH = 0.3  # a box whose outline matches the blank sheet worse than this: review
@@ -732,6 +734,30 @@ def stroke_span(ys: np.ndarray, xs: np.ndarray, band: float, inside: np.ndarray)
     return float((t.max() - t.min() + 1) / (ti.max() - ti.min() + 1))
 
 
+def stroke_bulge(ys: np.ndarray, xs: np.ndarray, band: float) -> float:
+    """How much wider the ink gets across its main stroke somewhere along it than it
+    typically is: a slash keeps its width end to end (~1-1.5), a tick's short arm leaves
+    the stroke at its vertex and widens it there (~2 or more)."""
+    if ys.size < 8:
+        return 1.0
+    pts = np.stack([xs, ys], 1).astype(np.float32)
+    pts -= pts.mean(axis=0)
+    _, _, normal, _, _ = _band(pts, band)
+    along = np.array([normal[1], -normal[0]], np.float32)
+    t, rho = pts @ along, pts @ normal
+    step = max(2.0, band / 2)
+    b = np.floor((t - t.min()) / step).astype(np.int64)
+    nb = int(b.max()) + 1
+    lo = np.full(nb, np.inf, np.float32)
+    hi = np.full(nb, -np.inf, np.float32)
+    np.minimum.at(lo, b, rho)
+    np.maximum.at(hi, b, rho)
+    ext = (hi - lo + 1)[np.isfinite(lo)]
+    if ext.size < 3:
+        return 1.0
+    return float(ext.max() / max(np.median(ext), 1.0))
+
+
 def stroke_shape(dk: np.ndarray, over_k: np.ndarray, st: Stack, k: int, t_over: float,
                  t: float, fill: float) -> tuple[tuple[float, float], dict[str, float]]:
     """An Executed box's strokes as ink above `t` (over print: `over_k` above `t_over`):
@@ -747,7 +773,8 @@ def stroke_shape(dk: np.ndarray, over_k: np.ndarray, st: Stack, k: int, t_over: 
     band = max(6.0, 1.2 * stroke_width(m) + 2.0)
     first, second, far = line_fraction(ys, xs, band)
     line = (first, second)
-    shape = {"far": round(far, 3), "span": round(stroke_span(ys, xs, band, inside), 3)}
+    shape = {"far": round(far, 3), "span": round(stroke_span(ys, xs, band, inside), 3),
+             "bulge": round(stroke_bulge(ys, xs, band), 3)}
     if fill >= SLASH_MAX_INK and _stroke_state(True, line, shape["far"]) != CHECKED:
         # a thick stroke or a box coloured in? a stroke leaves paper both sides
         split = paper_both_sides(m & inside, inside, band)
@@ -971,6 +998,10 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
         conf = min(conf, 0.75)
     far = f.get("far", 0.0)
     state = _stroke_state(executed, line, far)
+    if state == REVIEW and ink >= BULGE_INK and f.get("bulge", 1.0) >= BULGE_TICK:
+        # a thick mark that widens well beyond its stroke somewhere along it: a felt pen's
+        # tick, its short arm merged into the long one (a thick slash keeps its width)
+        return Mark(CHECKED, 0.6, CHECKED, "", f)
     if state == REVIEW:
         l2 = line[1] if line else 0.0
         likely = (SLASHED if l2 < (SECOND_SLASH + SECOND_CROSS) / 2 and far < FAR_SLASH

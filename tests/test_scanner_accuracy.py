@@ -189,3 +189,13 @@ def test_synthetic_slice_meets_its_targets(name: str, profile: str, silent: floa
     assert score.failed == 0, notes
     assert score.silent / score.boxes <= silent, notes
     assert score.review / score.boxes <= review, (score.review, score.boxes)
+
+
+def test_fat_tick_that_widens_at_its_vertex_is_a_tick() -> None:
+    """A felt pen's tick on a mild photo (bench case phone-easy 15, seed 0) whose short arm
+    has merged into the long one reads neither one stroke nor two, but the ink widens to
+    1.5x its stroke at the vertex, which a thick slash never does (<= 1.28 on the bench)."""
+    case = make_case(case_seed(0, "phone-easy", 15), "phone-easy")
+    m = read(case).marks["mission.science.2"]
+    assert case.truth["mission.science.2"] == CHECKED
+    assert m.state == CHECKED, m
