@@ -74,6 +74,8 @@ FAR_TICK = 0.03  # a second stroke (over SECOND_SLASH) with this much off the ba
 SLASH_MAX_INK = 0.45  # a box more inked than this is a slash only if paper shows both sides
 THICK_ONE = 0.99  # a thick mark with little paper beside it: one stroke (a slash) when this
 #                  much of its ink lies on one straight band (and some paper shows both sides)
+THICK_SLASH = 0.97  # a box inked over SLASH_MAX_INK is a sure slash only with this much of
+#                    its ink on one band (thick slashes: 0.98 or more, 95 % of them)
 THICK_TWO = 0.93  # ... two (a tick, a cross) when no more than this does
 BULGE_INK, BULGE_TICK = 0.35, 1.4  # a mark inking this much of its box whose ink widens to
 #                                   this many times its typical width: a thick tick
@@ -1008,6 +1010,12 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
                   else CHECKED)
         return Mark(REVIEW, 0.45, likely, "one stroke or two? (slash = failed, cross = "
                     "success)", f)
+    if (executed and line is not None and state == SLASHED and f.get("fill", ink) >= SLASH_MAX_INK
+            and line[0] < THICK_SLASH):
+        # a fat stroke with a little ink off its line: a felt pen's tick whose short arm is
+        # hardly longer than the pen is wide looks so too
+        return Mark(REVIEW, 0.45, SLASHED, "one stroke or two? (a thick slash, or a tick "
+                    "with a short arm?)", f)
     if executed and line is not None:
         l2 = line[1]
         if state == SLASHED:

@@ -517,3 +517,25 @@ def test_short_single_stroke_on_a_blurred_photo_is_not_a_sure_slash() -> None:
     r = scan(img.astype(np.uint8))
     assert r.marks[short].state == "review" and r.marks[short].likely == SLASHED, r.marks[short]
     assert r.marks[full].state == SLASHED, r.marks[full]
+
+
+@pytest.mark.parametrize(("width", "blur"), [(7, 1.5), (9, 2.0)])
+def test_fat_tick_with_a_stub_arm_is_never_a_sure_slash(width: int, blur: float) -> None:
+    """A felt pen's tick whose short arm is hardly longer than the pen is wide leaves only
+    a little ink off its main line: a box to look at, never silently a slash (a failed
+    mission); a straight fat slash stays a slash."""
+    img = page(blank=True).copy()
+    ticks, slash = ("mission.security.1", "mission.training.2", "mission.aid.1"), "mission.training.1"
+    for rid in ticks:
+        u0, v0, u1, v1 = _ink_box(img, rid, -0.3)
+        w, h = u1 - u0, v1 - v0
+        pts = [(u0 + a * w, v0 + b * h) for a, b in ((0.15, 0.6), (0.35, 0.8), (0.85, 0.15))]
+        cv2.polylines(img, [np.array(pts, np.int32)], False, 25, width, cv2.LINE_AA)
+    u0, v0, u1, v1 = _ink_box(img, slash, -0.3)
+    w, h = u1 - u0, v1 - v0
+    cv2.line(img, (int(u0 + 0.1 * w), int(v0 + 0.9 * h)), (int(u0 + 0.9 * w), int(v0 + 0.1 * h)),
+             25, width, cv2.LINE_AA)
+    r = scan(cv2.GaussianBlur(img, (0, 0), blur))
+    for rid in ticks:
+        assert r.marks[rid].state in (CHECKED, "review"), (rid, r.marks[rid])
+    assert r.marks[slash].state == SLASHED, r.marks[slash]
