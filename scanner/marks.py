@@ -76,6 +76,8 @@ THICK_ONE = 0.99  # a thick mark with little paper beside it: one stroke (a slas
 #                  much of its ink lies on one straight band (and some paper shows both sides)
 THICK_SLASH = 0.97  # a box inked over SLASH_MAX_INK is a sure slash only with this much of
 #                    its ink on one band (thick slashes: 0.98 or more, 95 % of them)
+BENT_LINE, BENT_SPAN = 0.99, 0.89  # a single stroke with less of its ink on its band than
+#                                   this that crosses less of its box than this: review
 THICK_TWO = 0.93  # ... two (a tick, a cross) when no more than this does
 BULGE_INK, BULGE_TICK = 0.35, 1.4  # a mark inking this much of its box whose ink widens to
 #                                   this many times its typical width: a thick tick
@@ -958,7 +960,8 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
                 and f["level"] >= (f.get("t_faint", cal.t_faint) + f.get("t_ink", cal.t_ink)) / 2):
             # a clear faint stroke (pencil): checked, with the confidence it deserves
             state = _stroke_state(executed, line, f.get("far", 0.0))
-            if state == REVIEW or (state == SLASHED and faint < F_MARK * 1.8):
+            if state == REVIEW or (state == SLASHED and (faint < F_MARK * 1.8
+                                                         or _tick_like(f, line))):
                 # (a thin faint tick's short arm may not show: one faint stroke is a
                 # slash only when there is ink enough to have shown a second)
                 return Mark(REVIEW, 0.4, SLASHED if state == SLASHED else CHECKED,
@@ -1010,12 +1013,9 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
                   else CHECKED)
         return Mark(REVIEW, 0.45, likely, "one stroke or two? (slash = failed, cross = "
                     "success)", f)
-    if (executed and line is not None and state == SLASHED and f.get("fill", ink) >= SLASH_MAX_INK
-            and line[0] < THICK_SLASH):
-        # a fat stroke with a little ink off its line: a felt pen's tick whose short arm is
-        # hardly longer than the pen is wide looks so too
-        return Mark(REVIEW, 0.45, SLASHED, "one stroke or two? (a thick slash, or a tick "
-                    "with a short arm?)", f)
+    if executed and state == SLASHED and _tick_like(f, line):
+        return Mark(REVIEW, 0.45, SLASHED, "one stroke or two? (a slash, or a tick with a "
+                    "short arm?)", f)
     if executed and line is not None:
         l2 = line[1]
         if state == SLASHED:
@@ -1026,6 +1026,17 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
         else:  # a short second stroke that leaves the first one's band: a tick
             conf = min(conf, _conf(far, FAR_TICK, FAR_TICK + 0.06))
     return Mark(state, conf, state, "", f)
+
+
+def _tick_like(f: dict[str, float], line: tuple[float, float] | None) -> bool:
+    """A stroke read as one (a slash) that a tick could look like too: a fat one with a
+    little ink off its line, or one not quite straight that stops short of the box's
+    corners (a tick whose short arm is hardly longer than the pen is wide, or that blur
+    merged into the long arm)."""
+    if line is None:
+        return False
+    return ((f.get("fill", f["ink"]) >= SLASH_MAX_INK and line[0] < THICK_SLASH)
+            or (line[0] < BENT_LINE and f.get("span", 1.0) < BENT_SPAN))
 
 
 def _stroke_state(executed: bool, line: tuple[float, float] | None, far: float = 0.0) -> str:

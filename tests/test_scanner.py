@@ -539,3 +539,25 @@ def test_fat_tick_with_a_stub_arm_is_never_a_sure_slash(width: int, blur: float)
     for rid in ticks:
         assert r.marks[rid].state in (CHECKED, "review"), (rid, r.marks[rid])
     assert r.marks[slash].state == SLASHED, r.marks[slash]
+
+
+@pytest.mark.parametrize(("width", "shade", "blur"), [(2, 30, 2.5), (4, 110, 1.5), (4, 30, 2.5),
+                                                     (1, 110, 1.5)])
+def test_short_armed_tick_blurred_is_never_a_sure_slash(width: int, shade: int,
+                                                        blur: float) -> None:
+    """A tick with a short left arm, blurred until the arm merges into the long one: one
+    stroke, not quite straight, that stops short of the box's corners. A box to look at
+    (or a tick), never silently a slash; a slash from corner to corner stays a slash."""
+    img = page(blank=True).copy()
+    tick, slash = "mission.security.1", "mission.training.1"
+    u0, v0, u1, v1 = _ink_box(img, tick, -0.3)
+    w, h = u1 - u0, v1 - v0
+    pts = [(u0 + a * w, v0 + b * h) for a, b in ((0.25, 0.55), (0.38, 0.75), (0.8, 0.15))]
+    cv2.polylines(img, [np.array(pts, np.int32)], False, shade, width, cv2.LINE_AA)
+    u0, v0, u1, v1 = _ink_box(img, slash, -0.3)
+    w, h = u1 - u0, v1 - v0
+    cv2.line(img, (int(u0 + 0.1 * w), int(v0 + 0.9 * h)), (int(u0 + 0.9 * w), int(v0 + 0.1 * h)),
+             shade, width, cv2.LINE_AA)
+    r = scan(cv2.GaussianBlur(img, (0, 0), blur))
+    assert r.marks[tick].state in (CHECKED, "review"), r.marks[tick]
+    assert r.marks[slash].likely == SLASHED, r.marks[slash]
