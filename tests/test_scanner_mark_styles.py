@@ -18,15 +18,17 @@ SHAPES = {  # (strokes in box fractions, what it means on an Executed box)
     "tick": ([[(0.15, 0.5), (0.4, 0.85), (0.9, 0.1)]], "checked"),
     "short-armed tick": ([[(0.25, 0.55), (0.38, 0.75), (0.8, 0.15)]], "checked"),
     "long tick": ([[(0.1, 0.65), (0.3, 0.9), (0.95, 0.05)]], "checked"),
+    "stub-armed tick": ([[(0.15, 0.6), (0.35, 0.8), (0.85, 0.15)]], "checked"),
     "cross": ([[(0.15, 0.15), (0.85, 0.85)], [(0.15, 0.85), (0.85, 0.15)]], "checked"),
     "slash": ([[(0.1, 0.9), (0.9, 0.1)]], "slashed"),
     "backslash": ([[(0.1, 0.1), (0.9, 0.9)]], "slashed"),
     "short slash": ([[(0.25, 0.75), (0.75, 0.25)]], "slashed"),
 }
 EXECUTED = ("mission.security.1", "mission.training.2", "mission.aid.1", "mission.survey.1",
-            "mission.trade.1", "mission.science.1", "mission.escort.1")
+            "mission.trade.1", "mission.science.1", "mission.escort.1",
+            "mission.communications.1")
 PLAIN = ("tour.3.mission.1", "tour.4.mission.2", "tour.5.mission.3", "tour.6.mission.1",
-         "tour.7.mission.2", "tour.8.mission.3", "tour.9.mission.1")
+         "tour.7.mission.2", "tour.8.mission.3", "tour.9.mission.1", "tour.10.mission.2")
 
 
 def silent_errors(width: int, shade: int, blur: float, noise: float) -> list[str]:
