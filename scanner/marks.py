@@ -693,62 +693,67 @@ def paper_both_sides(ink: np.ndarray, inside: np.ndarray, band: float) -> float:
     return float(min((rho < lo).sum(), (rho >= hi).sum())) / n
 
 
-def line_fraction(ys: np.ndarray, xs: np.ndarray, band: float, gap: float = FAR_GAP
-                  ) -> tuple[float, float, float]:
-    """How much of the ink lies on one straight stroke, on a second one, and well off the
-    first one's band.
+@dataclass(frozen=True)
+class Strokes:
+    """The shape of the ink in a box, from its best straight band (line_fraction)."""
 
-    Returns (first, second, far): the fraction of ink pixels on the best straight band of
-    width `band`; the fraction (of all ink) on the best band through what is left (a
-    slash is one band, second ~0; a tick adds a short arm, ~0.2-0.35; a cross two long
-    ones, ~0.4); and the share of the ink more than `gap` pixels beyond the first band's
-    edges (off the band: a tick's short arm or a cross's second bar leaves the main
-    stroke's band at an angle and goes on; a slash's wobble, blur and ragged ends hug
-    it)."""
+    first: float  # share of the ink on the best straight band
+    second: float  # ... on the best band through what is left (>= SECOND_ANGLE from it)
+    far: float  # ... more than FAR_GAP px beyond the first band's edges
+    span: float  # how much of the box the first band's ink crosses (stroke_span)
+    bulge: float  # how much wider than typical the ink gets along it (stroke_bulge)
+
+
+def line_fraction(ys: np.ndarray, xs: np.ndarray, band: float, gap: float = FAR_GAP,
+                  inside: np.ndarray | None = None) -> Strokes:
+    """How much of the ink lies on one straight stroke, on a second one, and well off the
+    first one's band; and (with the box's `inside`) how far along the box that stroke
+    runs and where it widens.
+
+    first: the fraction of ink pixels on the best straight band of width `band`; second:
+    the fraction (of all ink) on the best band through what is left (a slash is one band,
+    second ~0; a tick adds a short arm, ~0.2-0.35; a cross two long ones, ~0.4); far: the
+    share of the ink more than `gap` pixels beyond the first band's edges (a tick's short
+    arm or a cross's second bar leaves the main stroke's band at an angle and goes on; a
+    slash's wobble, blur and ragged ends hug it). One band search serves them all."""
     n = ys.size
     if n < 4:
-        return 1.0, 0.0, 0.0
+        return Strokes(1.0, 0.0, 0.0, 0.0, 1.0)
     pts = np.stack([xs, ys], 1).astype(np.float32)
-    pts -= pts.mean(axis=0)
+    c = pts.mean(axis=0)
+    pts -= c
     first, on, normal, (lo, hi), a = _band(pts, band)
     rho = pts[:, 0] * normal[0] + pts[:, 1] * normal[1]
     far = float(((rho < lo - gap) | (rho >= hi + gap)).sum()) / n
     rest = pts[~on]
     second = _best_bands(rest, band, a)[0] if rest.shape[0] >= 4 else float(rest.shape[0])
-    return first / n, second / n, far
-
-
-def stroke_span(ys: np.ndarray, xs: np.ndarray, band: float, inside: np.ndarray) -> float:
-    """How much of the box the ink's main straight stroke crosses: its length along its
-    band over the length of the box's inside on that band (a slash runs corner to
-    corner, ~1; a tick's long arm starts near the middle of the box, ~0.6-0.7)."""
-    if ys.size < 4:
-        return 0.0
-    pts = np.stack([xs, ys], 1).astype(np.float32)
-    c = pts.mean(axis=0)
-    _, on, normal, (lo, hi), _ = _band(pts - c, band)
     along = np.array([normal[1], -normal[0]], np.float32)
-    t = (pts[on] - c) @ along
+    t = pts @ along
+    span = stroke_span(t[on], inside, c, normal, along, (lo, hi)) if inside is not None else 0.0
+    return Strokes(first / n, second / n, far, span, stroke_bulge(t, rho, band))
+
+
+def stroke_span(t_on: np.ndarray, inside: np.ndarray, c: np.ndarray, normal: np.ndarray,
+                along: np.ndarray, edges: tuple[float, float]) -> float:
+    """How much of the box the ink's main straight stroke crosses: the length of its ink
+    along its band (`t_on`) over the length of the box's inside on that band (a slash
+    runs corner to corner, ~1; a tick's long arm starts near the middle, ~0.6-0.8)."""
     iy, ix = np.nonzero(inside)
     q = np.stack([ix, iy], 1).astype(np.float32) - c
     rho = q @ normal
-    ti = q[(rho >= lo) & (rho < hi)] @ along
-    if ti.size < 2:
+    ti = q[(rho >= edges[0]) & (rho < edges[1])] @ along
+    if ti.size < 2 or t_on.size < 2:
         return 0.0
-    return float((t.max() - t.min() + 1) / (ti.max() - ti.min() + 1))
+    return float((t_on.max() - t_on.min() + 1) / (ti.max() - ti.min() + 1))
 
 
-def stroke_bulge(ys: np.ndarray, xs: np.ndarray, band: float) -> float:
+def stroke_bulge(t: np.ndarray, rho: np.ndarray, band: float) -> float:
     """How much wider the ink gets across its main stroke somewhere along it than it
-    typically is: a slash keeps its width end to end (~1-1.5), a tick's short arm leaves
-    the stroke at its vertex and widens it there (~2 or more)."""
-    if ys.size < 8:
+    typically is (`t`, `rho`: each ink pixel's place along and across the stroke): a
+    slash keeps its width end to end (~1-1.5), a tick's short arm leaves the stroke at its
+    vertex and widens it there (~1.4 and more)."""
+    if t.size < 8:
         return 1.0
-    pts = np.stack([xs, ys], 1).astype(np.float32)
-    pts -= pts.mean(axis=0)
-    _, _, normal, _, _ = _band(pts, band)
-    along = np.array([normal[1], -normal[0]], np.float32)
-    t, rho = pts @ along, pts @ normal
     step = max(2.0, band / 2)
     b = np.floor((t - t.min()) / step).astype(np.int64)
     nb = int(b.max()) + 1
@@ -775,10 +780,9 @@ def stroke_shape(dk: np.ndarray, over_k: np.ndarray, st: Stack, k: int, t_over: 
     m |= (st.near[k] | st.text[k]) & (over_k > t_over)
     ys, xs = np.nonzero(m)
     band = max(6.0, 1.2 * stroke_width(m) + 2.0)
-    first, second, far = line_fraction(ys, xs, band)
-    line = (first, second)
-    shape = {"far": round(far, 3), "span": round(stroke_span(ys, xs, band, inside), 3),
-             "bulge": round(stroke_bulge(ys, xs, band), 3)}
+    sk = line_fraction(ys, xs, band, inside=inside)
+    line = (sk.first, sk.second)
+    shape = {"far": round(sk.far, 3), "span": round(sk.span, 3), "bulge": round(sk.bulge, 3)}
     if fill >= SLASH_MAX_INK and _stroke_state(True, line, shape["far"]) != CHECKED:
         # a thick stroke or a box coloured in? a stroke leaves paper both sides
         split = paper_both_sides(m & inside, inside, band)
