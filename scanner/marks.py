@@ -106,8 +106,8 @@ BLURRED_PX = 1.8  # px: a photo this blurred (the print model's blur) ...
 PEDESTAL_Q = 20  # ... a plain box's paper is this percentile of its inside, which the
 PEDESTAL_MAX = 0.05  # outline's blur may darken by up to this: its thresholds move up.
 #                      (Sharper, an evenly darker inside is light shading: ink.)
-SLASH_SPAN = 0.8  # ... and noisy, a single stroke crossing less of its box than this may be
-#                   a tick's long arm, its short arm lost in the print's blur: review
+SLASH_SPAN = 0.8  # on a BLURRED_PX, noisy photo a single stroke crossing less of its box
+#                   than this may be a tick's long arm, its short arm lost in the blur
 
 
 @dataclass
@@ -130,6 +130,7 @@ class Calibration:
     ink_level: float = 0.0  # typical darkness of a mark on this sheet
     t_clear: float = 0.0  # faint ink in a box with printed text (above its blur halo)
     t_near: float = 0.0  # ... and right beside the printed text
+    blur: float = 0.0  # px: the print's blur on the photo (the print model's)
 
 
 @dataclass
@@ -963,13 +964,9 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
         if (faint >= stroke and centre >= F_CENTRE and ink >= FAINT_CORE
                 and f["level"] >= (f.get("t_faint", cal.t_faint) + f.get("t_ink", cal.t_ink)) / 2):
             # a clear faint stroke (pencil): checked, with the confidence it deserves
-            state = _stroke_state(executed, line, f.get("far", 0.0))
-            if state == REVIEW or (state == SLASHED and (faint < F_MARK * 1.8
-                                                         or _tick_like(f, line))):
-                # (a thin faint tick's short arm may not show: one faint stroke is a
-                # slash only when there is ink enough to have shown a second)
-                return Mark(REVIEW, 0.4, SLASHED if state == SLASHED else CHECKED,
-                            "faint mark: tick, cross or slash?", f)
+            state, likely = _light_stroke_state(executed, f, line, cal)
+            if state == REVIEW:
+                return Mark(REVIEW, 0.4, likely, "faint mark: tick, cross or slash?", f)
             return Mark(state, 0.65, state, "faint mark", f)
         if (f["level"] < (f.get("t_faint", cal.t_faint) + f.get("t_ink", cal.t_ink)) / 2
                 and ink < F_EMPTY and faint < F_TRACE):
@@ -1017,7 +1014,7 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
                   else CHECKED)
         return Mark(REVIEW, 0.45, likely, "one stroke or two? (slash = failed, cross = "
                     "success)", f)
-    if executed and state == SLASHED and _tick_like(f, line):
+    if executed and state == SLASHED and _tick_like(f, line, cal):
         return Mark(REVIEW, 0.45, SLASHED, "one stroke or two? (a slash, or a tick with a "
                     "short arm?)", f)
     if executed and line is not None:
@@ -1032,15 +1029,30 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
     return Mark(state, conf, state, "", f)
 
 
-def _tick_like(f: dict[str, float], line: tuple[float, float] | None) -> bool:
+def _tick_like(f: dict[str, float], line: tuple[float, float] | None, cal: Calibration
+               ) -> bool:
     """A stroke read as one (a slash) that a tick could look like too: a fat one with a
-    little ink off its line, or one not quite straight that stops short of the box's
-    corners (a tick whose short arm is hardly longer than the pen is wide, or that blur
-    merged into the long arm)."""
+    little ink off its line; one not quite straight that stops short of the box's corners
+    (a tick whose short arm is hardly longer than the pen is wide, or that blur merged
+    into the long arm); on a blurred, noisy photo, one crossing less than SLASH_SPAN of
+    its box (a tick's long arm, its short arm lost in the print's blur)."""
     if line is None:
         return False
+    span = f.get("span", 1.0)
     return ((f.get("fill", f["ink"]) >= SLASH_MAX_INK and line[0] < THICK_SLASH)
-            or (line[0] < BENT_LINE and f.get("span", 1.0) < BENT_SPAN))
+            or (line[0] < BENT_LINE and span < BENT_SPAN)
+            or (cal.blur >= BLURRED_PX and cal.noise >= QUIET_NOISE and span < SLASH_SPAN))
+
+
+def _light_stroke_state(executed: bool, f: dict[str, float], line: tuple[float, float] | None,
+                        cal: Calibration) -> tuple[str, str]:
+    """A light mark's state and likely state from its strokes: as a full mark's, but one
+    faint stroke is a slash only when there is ink enough (faint ink on 10 % of the box)
+    that a thin tick's short arm would have shown, and when no tick could look like it."""
+    state = _stroke_state(executed, line, f.get("far", 0.0))
+    if state == SLASHED and (f["faint"] < F_MARK * 1.8 or _tick_like(f, line, cal)):
+        return REVIEW, SLASHED
+    return state, (CHECKED if state == REVIEW else state)
 
 
 def _stroke_state(executed: bool, line: tuple[float, float] | None, far: float = 0.0) -> str:
@@ -1111,6 +1123,7 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
         near = _rows(d, st.near_idx)[pr]
         cal.t_near = float(np.median(_pct(near, 95))) + 3 * cal.noise
     sigma, gain = print_model(d, tpl, st)
+    cal.blur = sigma
     # ink over print: over the print's solid core a mark darkens the light the print lets
     # through, 1 - (1 - d) / (1 - print) (a pen's tick over '+1' or light pencil across '17'
     # keeps its darkness; subtracting the print would wipe it out); over its blurred edge,
@@ -1183,10 +1196,6 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
                     line, shape = line_c, {**shape_c, "core": 1.0}
             f.update(shape)
         mk = classify(f, executed, line, cal)
-        if (mk.state == SLASHED and executed and sigma >= BLURRED_PX
-                and cal.noise >= QUIET_NOISE and f.get("span", 1.0) < SLASH_SPAN):
-            mk = Mark(REVIEW, 0.45, SLASHED, "one stroke or two? (a short slash, or a tick "
-                      "whose short arm the blur hides?)", f)
         if (mk.state == REVIEW and mk.likely == EMPTY and f["faint"] < F_TRACE
                 and not st.printed[k]):  # (print breaks a light stroke into pieces)
             # specks (toner, dust, a pen's touch): every bit of ink tiny and compact
@@ -1217,7 +1226,7 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
         if mk.why.startswith("faint"):
             faint.append(rid)
         marks[rid] = mk
-    _like_the_sheets_marks(marks, feats["faint"], feats["ink"], cal.ink_level,
+    _like_the_sheets_marks(marks, feats["faint"], feats["ink"], cal,
                            {rid for rid, p in zip(st.ids, st.printed, strict=True) if p})
     _light_sheet_review(marks, t_ink_k)
     darkness = {}
@@ -1233,7 +1242,7 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
 
 
 def _like_the_sheets_marks(marks: dict[str, Mark], faint: np.ndarray, ink: np.ndarray,
-                           ink_level: float, printed: set[str]) -> None:
+                           cal: Calibration, printed: set[str]) -> None:
     """A box with text printed in it and a little ink (too little to be sure of on its
     own: the print hides most of a stroke across it) is a mark when that ink is as dark as
     this sheet's own marks (LIKE_MARKS of their typical level) and the sheet's unmarked
@@ -1249,14 +1258,12 @@ def _like_the_sheets_marks(marks: dict[str, Mark], faint: np.ndarray, ink: np.nd
     for rid, m in marks.items():
         f = m.features
         if not (m.state == REVIEW and m.why.startswith("a little ink:") and rid in printed
-                and f["level"] >= LIKE_MARKS * ink_level and f["centre"] >= F_CENTRE):
+                and f["level"] >= LIKE_MARKS * cal.ink_level and f["centre"] >= F_CENTRE):
             continue
         state = CHECKED
         if is_executed(rid):
             line = (f["line"], f["line2"]) if "line" in f else None
-            state = _stroke_state(True, line, f.get("far", 0.0)) if line else REVIEW
-            if state == SLASHED and f["faint"] < F_MARK * 1.8:
-                state = REVIEW
+            state = _light_stroke_state(True, f, line, cal)[0] if line else REVIEW
         if state != REVIEW:
             marks[rid] = Mark(state, 0.6, state, "a light mark, as dark as this sheet's marks", f)
 

@@ -477,7 +477,7 @@ def test_light_mark_as_dark_as_the_sheets_marks() -> None:
     """Light pencil over a box's printed text, most of it hidden by the print, is a mark
     when it is as dark as the sheet's other marks and the sheet's empty boxes show no
     stray faint ink; on a sheet whose empty boxes often do, it stays a box to look at."""
-    from scanner.marks import EMPTY, REVIEW, Mark, _like_the_sheets_marks
+    from scanner.marks import EMPTY, REVIEW, Calibration, Mark, _like_the_sheets_marks
 
     filled = page().astype(np.float32)
     blank = page(blank=True).astype(np.float32)
@@ -493,7 +493,8 @@ def test_light_mark_as_dark_as_the_sheets_marks() -> None:
         faint = np.r_[np.full(30, 0.3), np.full(whispers, 0.01), np.zeros(100 - whispers),
                       [0.03]]
         ink = np.r_[np.full(30, 0.25), np.zeros(101)]
-        _like_the_sheets_marks(m, faint, ink, 0.3, {"suspect"})
+        _like_the_sheets_marks(m, faint, ink, Calibration(0.0, 0.01, 0.15, 0.09, 0.3),
+                               {"suspect"})
         return m
 
     assert sheet(2)["suspect"].state == CHECKED
