@@ -151,6 +151,19 @@ def _ink_box(img: np.ndarray, region_id: str, grow_mm: float = 0.0) -> tuple[int
             round((H - y) * s + g))
 
 
+def _draw(img: np.ndarray, rid: str, strokes: list[list[tuple[float, float]]], shade: int,
+          width: int, grow_mm: float = -0.3) -> None:
+    """Draw strokes (points as fractions of the box, grown by `grow_mm`) into a box."""
+    u0, v0, u1, v1 = _ink_box(img, rid, grow_mm)
+    w, h = u1 - u0, v1 - v0
+    for s in strokes:
+        pts = np.array([(u0 + a * w, v0 + b * h) for a, b in s], np.int32)
+        cv2.polylines(img, [pts], False, shade, width, cv2.LINE_AA)
+
+
+SLASH = [[(0.1, 0.9), (0.9, 0.1)]]  # corner to corner
+
+
 def test_cancelled_box() -> None:
     """A box filled solid over its outline, then scribbled over: a correction."""
     img = page().copy()
@@ -507,12 +520,8 @@ def test_short_single_stroke_on_a_blurred_photo_is_not_a_sure_slash() -> None:
     goes to review (likely slashed); a slash from corner to corner stays a slash."""
     img = page(blank=True).copy()
     short, full = "mission.security.1", "mission.training.1"
-    u0, v0, u1, v1 = _ink_box(img, short, -0.3)
-    w, h = u1 - u0, v1 - v0
-    cv2.line(img, (int(u0 + 0.5 * w), int(v0 + 0.65 * h)), (int(u0 + 0.85 * w), int(v0 + 0.2 * h)),
-             60, 2, cv2.LINE_AA)
-    u0, v0, u1, v1 = _ink_box(img, full, -0.2)
-    cv2.line(img, (u0, v1), (u1, v0), 60, 2, cv2.LINE_AA)
+    _draw(img, short, [[(0.5, 0.65), (0.85, 0.2)]], 60, 2)
+    _draw(img, full, [[(0.0, 1.0), (1.0, 0.0)]], 60, 2, -0.2)
     img = cv2.GaussianBlur(img.astype(np.float32), (0, 0), 2.2)
     img = np.clip(img + np.random.default_rng(5).normal(0, 16, img.shape), 0, 255)
     r = scan(img.astype(np.uint8))
@@ -528,14 +537,8 @@ def test_fat_tick_with_a_stub_arm_is_never_a_sure_slash(width: int, blur: float)
     img = page(blank=True).copy()
     ticks, slash = ("mission.security.1", "mission.training.2", "mission.aid.1"), "mission.training.1"
     for rid in ticks:
-        u0, v0, u1, v1 = _ink_box(img, rid, -0.3)
-        w, h = u1 - u0, v1 - v0
-        pts = [(u0 + a * w, v0 + b * h) for a, b in ((0.15, 0.6), (0.35, 0.8), (0.85, 0.15))]
-        cv2.polylines(img, [np.array(pts, np.int32)], False, 25, width, cv2.LINE_AA)
-    u0, v0, u1, v1 = _ink_box(img, slash, -0.3)
-    w, h = u1 - u0, v1 - v0
-    cv2.line(img, (int(u0 + 0.1 * w), int(v0 + 0.9 * h)), (int(u0 + 0.9 * w), int(v0 + 0.1 * h)),
-             25, width, cv2.LINE_AA)
+        _draw(img, rid, [[(0.15, 0.6), (0.35, 0.8), (0.85, 0.15)]], 25, width)
+    _draw(img, slash, SLASH, 25, width)
     r = scan(cv2.GaussianBlur(img, (0, 0), blur))
     for rid in ticks:
         assert r.marks[rid].state in (CHECKED, "review"), (rid, r.marks[rid])
@@ -551,14 +554,8 @@ def test_short_armed_tick_blurred_is_never_a_sure_slash(width: int, shade: int,
     (or a tick), never silently a slash; a slash from corner to corner stays a slash."""
     img = page(blank=True).copy()
     tick, slash = "mission.security.1", "mission.training.1"
-    u0, v0, u1, v1 = _ink_box(img, tick, -0.3)
-    w, h = u1 - u0, v1 - v0
-    pts = [(u0 + a * w, v0 + b * h) for a, b in ((0.25, 0.55), (0.38, 0.75), (0.8, 0.15))]
-    cv2.polylines(img, [np.array(pts, np.int32)], False, shade, width, cv2.LINE_AA)
-    u0, v0, u1, v1 = _ink_box(img, slash, -0.3)
-    w, h = u1 - u0, v1 - v0
-    cv2.line(img, (int(u0 + 0.1 * w), int(v0 + 0.9 * h)), (int(u0 + 0.9 * w), int(v0 + 0.1 * h)),
-             shade, width, cv2.LINE_AA)
+    _draw(img, tick, [[(0.25, 0.55), (0.38, 0.75), (0.8, 0.15)]], shade, width)
+    _draw(img, slash, SLASH, shade, width)
     r = scan(cv2.GaussianBlur(img, (0, 0), blur))
     assert r.marks[tick].state in (CHECKED, "review"), r.marks[tick]
     assert r.marks[slash].likely == SLASHED, r.marks[slash]

@@ -12,7 +12,7 @@ import itertools
 import cv2
 import numpy as np
 import pytest
-from test_scanner import _ink_box, page, scan
+from test_scanner import SLASH, _draw, page, scan
 
 SHAPES = {  # (strokes in box fractions, what it means on an Executed box)
     "tick": ([[(0.15, 0.5), (0.4, 0.85), (0.9, 0.1)]], "checked"),
@@ -20,7 +20,7 @@ SHAPES = {  # (strokes in box fractions, what it means on an Executed box)
     "long tick": ([[(0.1, 0.65), (0.3, 0.9), (0.95, 0.05)]], "checked"),
     "stub-armed tick": ([[(0.15, 0.6), (0.35, 0.8), (0.85, 0.15)]], "checked"),
     "cross": ([[(0.15, 0.15), (0.85, 0.85)], [(0.15, 0.85), (0.85, 0.15)]], "checked"),
-    "slash": ([[(0.1, 0.9), (0.9, 0.1)]], "slashed"),
+    "slash": (SLASH, "slashed"),
     "backslash": ([[(0.1, 0.1), (0.9, 0.9)]], "slashed"),
     "short slash": ([[(0.25, 0.75), (0.75, 0.25)]], "slashed"),
 }
@@ -36,11 +36,7 @@ def silent_errors(width: int, shade: int, blur: float, noise: float) -> list[str
     for (strokes, _), boxes in zip(SHAPES.values(), zip(EXECUTED, PLAIN, strict=True),
                                    strict=True):
         for rid in boxes:
-            u0, v0, u1, v1 = _ink_box(img, rid, -0.3)
-            w, h = u1 - u0, v1 - v0
-            for s in strokes:
-                pts = np.array([(u0 + a * w, v0 + b * h) for a, b in s], np.int32)
-                cv2.polylines(img, [pts], False, shade, width, cv2.LINE_AA)
+            _draw(img, rid, strokes, shade, width)
     g = img.astype(np.float32)
     if blur:
         g = cv2.GaussianBlur(g, (0, 0), blur)
