@@ -97,6 +97,9 @@ LIGHT_MIN_MARKS, LIGHT_RATIO, LIGHT_FILL, LIGHT_LEVEL = 20, 1.4, 0.04, 0.1
 WHISPER = 0.004  # faint ink on this share of a box (2 px at 200 dpi): a whisper of ink
 QUIET_BOXES = 0.04  # a sheet whose unmarked boxes whisper no more often than this ...
 LIKE_MARKS = 0.6  # ... reads a little ink at least this share of its marks' level as a mark
+FAINT_HAZE = 0.3  # faint ink (no more than a little over the full threshold) on this much of
+#                   a box is no stroke: a light shading, or a blurred photo's haze (review;
+#                   the bench's faint marks cover at most 0.26)
 FAINT_CORE = 0.02  # a faint mark read as marked has this much ink over the full threshold
 #                  (pencil's darkest pixels do; a shadow's edge or a print misfit does not)
 QUIET_NOISE = 0.012  # a sheet this quiet (scans, clean photos: 7 sigma well under the ink
@@ -961,7 +964,7 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
     # 2. some ink: is it a mark?
     if ink < F_MARK:
         stroke = F_MARK * (1.0 if cal.noise < QUIET_NOISE else 1.8)
-        if (faint >= stroke and centre >= F_CENTRE and ink >= FAINT_CORE
+        if (faint >= stroke and centre >= F_CENTRE and ink >= FAINT_CORE and faint < FAINT_HAZE
                 and f["level"] >= (f.get("t_faint", cal.t_faint) + f.get("t_ink", cal.t_ink)) / 2):
             # a clear faint stroke (pencil): checked, with the confidence it deserves
             state, likely = _light_stroke_state(executed, f, line, cal)

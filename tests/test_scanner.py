@@ -559,3 +559,14 @@ def test_short_armed_tick_blurred_is_never_a_sure_slash(width: int, shade: int,
     r = scan(cv2.GaussianBlur(img, (0, 0), blur))
     assert r.marks[tick].state in (CHECKED, "review"), r.marks[tick]
     assert r.marks[slash].likely == SLASHED, r.marks[slash]
+
+
+@pytest.mark.parametrize("noise", [0.0, 8.0])
+def test_blurred_noisy_blank_sheet_has_no_phantom_marks(noise: float) -> None:
+    """A blank sheet out of focus (2.5 px) and noisy: the outlines' blur puts faint ink
+    over a quarter or more of the small promotion boxes, evenly. No stroke covers that
+    much of a box so faintly: nothing reads as marked (before: 2-3 phantom checks)."""
+    g = cv2.GaussianBlur(page(blank=True).astype(np.float32), (0, 0), 2.5)
+    g = g + np.random.default_rng(1).normal(0, noise, g.shape)
+    r = scan(np.clip(g, 0, 255).astype(np.uint8))
+    assert [rid for rid, m in r.marks.items() if m.state not in ("empty", "review")] == []
