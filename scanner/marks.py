@@ -194,6 +194,9 @@ class Stack:
 _CACHE: dict[int, tuple[Template, Anchors, Stack]] = {}
 _EXPECTED: dict[tuple[int, float], tuple[Template, np.ndarray]] = {}
 BLURS = (0.0, 0.7, 1.2, 1.8, 2.6)  # px: the print's blur on the photo is one of these
+BLUR_TIE = 1.03  # a blur whose print model errs at most this much more than the best fits too
+ALT_FAINT = 0.5  # a faint mark of which the blurrier of two such models leaves less than this
+#                  share is the print's blur as much as ink: review
 
 
 def expected_print(tpl: Template, st: Stack, sigma: float, slack: bool = True
@@ -245,14 +248,18 @@ def _print_rows(tpl: Template, st: Stack, sigma: float) -> tuple[np.ndarray, ...
     return out
 
 
-def print_model(d: np.ndarray, tpl: Template, st: Stack) -> tuple[float, float]:
-    """How the printed text inside the boxes looks on this photo: (blur sigma px, gain).
-    Robust to marks: per box the gain is the median ratio over the core of its print and
-    the fit error the median over its text, and the sheet takes the median box (a mark
-    crosses a minority of a box's print)."""
+def print_model(d: np.ndarray, tpl: Template, st: Stack
+                ) -> tuple[float, float, tuple[float, float]]:
+    """How the printed text inside the boxes looks on this photo: (blur sigma px, gain,
+    and the (blur, gain) of the blurriest model that fits nearly as well). Robust to
+    marks: per box the gain is the median ratio over the core of its print and the fit
+    error the median over its text, and the sheet takes the median box (a mark crosses a
+    minority of a box's print). A noisy photo can fit two blurs almost equally (the wings
+    of the print, where they differ, drown in the noise): the blurriest model within
+    BLUR_TIE of the best fit's error says how blurred the photo may be."""
     if int((st.n_text > 0).sum()) < 5:
-        return 1.2, 1.0
-    best = (float("inf"), 1.2, 1.0)
+        return 1.2, 1.0, (1.2, 1.0)
+    fits: list[tuple[float, float, float]] = []
     for sigma in BLURS:
         sel, i_text, e_text, i_core, e_core, ok = _print_rows(tpl, st, sigma)
         if ok.sum() < 5:
@@ -261,10 +268,21 @@ def print_model(d: np.ndarray, tpl: Template, st: Stack) -> tuple[float, float]:
         ratio = _rows(ds, i_core)[ok] / np.maximum(e_core[ok], 1e-3)
         gain = float(np.clip(np.median(np.median(ratio, axis=1)), 0.3, 3.0))
         err = np.abs(_rows(ds, i_text)[ok] - gain * e_text[ok])
-        e_med = float(np.median(np.median(err, axis=1)))
-        if e_med < best[0]:
-            best = (e_med, sigma, gain)
-    return best[1], best[2]
+        fits.append((float(np.median(np.median(err, axis=1))), sigma, gain))
+    if not fits:
+        return 1.2, 1.0, (1.2, 1.0)
+    e_best, sigma, gain = min(fits)
+    _, s_hi, g_hi = max((f for f in fits if f[0] <= BLUR_TIE * e_best), key=lambda f: f[1])
+    return sigma, gain, (s_hi, g_hi)
+
+
+def _over_print(d: np.ndarray, ep: np.ndarray) -> np.ndarray:
+    """Darkness over the expected print `ep`: over the print's solid core a mark darkens
+    the light the print lets through, 1 - (1 - d) / (1 - print) (a pen's tick over '+1' or
+    light pencil across '17' keeps its darkness; subtracting the print would wipe it out);
+    over its blurred edge, where the model's blur and registration error dominate (a
+    60-110 dpi photo), the difference d - print, so that error is not amplified."""
+    return (d - ep) / np.where(ep >= PRINT_CORE, np.maximum(1.0 - ep, OVER_FLOOR), 1.0)
 
 
 def _prepared(tpl: Template) -> tuple[Anchors, Stack]:
@@ -1125,15 +1143,10 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
         cal.t_clear = float(np.median(_pct(clear, 95))) + 3 * cal.noise
         near = _rows(d, st.near_idx)[pr]
         cal.t_near = float(np.median(_pct(near, 95))) + 3 * cal.noise
-    sigma, gain = print_model(d, tpl, st)
-    cal.blur = sigma
-    # ink over print: over the print's solid core a mark darkens the light the print lets
-    # through, 1 - (1 - d) / (1 - print) (a pen's tick over '+1' or light pencil across '17'
-    # keeps its darkness; subtracting the print would wipe it out); over its blurred edge,
-    # where the model's blur and registration error dominate (a 60-110 dpi photo), the
-    # difference d - print, so that error is not amplified into faint ink
-    ep = gain * expected_print(tpl, st, sigma)
-    over = (d - ep) / np.where(ep >= PRINT_CORE, np.maximum(1.0 - ep, OVER_FLOOR), 1.0)
+    sigma, gain, blurrier = print_model(d, tpl, st)
+    cal.blur = blurrier[0]
+    # ink over print (_over_print)
+    over = _over_print(d, gain * expected_print(tpl, st, sigma))
     # the residual's noise near print: the 99th percentile there on the lightest tenth of
     # the printed boxes (a long career marks many of them, not nine in ten)
     t_print = cal.t_faint + 0.03
@@ -1164,10 +1177,14 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
     p0_k = np.clip(p0_k, cal.paper - 0.03, cal.paper + 0.03)
     t_ink_k = p0_k + np.maximum(7 * noise_k, cal.t_ink - cal.paper)
     t_faint_k = p0_k + np.maximum(4 * noise_k, cal.t_faint - cal.paper)
-    if sigma >= BLURRED_PX:
+    if cal.blur >= BLURRED_PX:
         ped = pedestal(d, st, p0_k, t_ink_k)
         t_ink_k, t_faint_k = t_ink_k + ped, t_faint_k + ped
     feats = measure(d, st, t_ink_k, t_faint_k, over, t_print)
+    # a blurrier print model fitting nearly as well: what it leaves as faint ink too
+    faint_alt = (measure(d, st, t_ink_k, t_faint_k, _over_print(
+        d, blurrier[1] * expected_print(tpl, st, blurrier[0])), t_print)["faint"]
+        if blurrier[0] > sigma else feats["faint"])
     marked = feats["level"][feats["ink"] >= F_MARK * 2]
     cal.ink_level = float(np.median(marked)) if marked.size else 0.0
     marks: dict[str, Mark] = {}
@@ -1199,6 +1216,12 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
                     line, shape = line_c, {**shape_c, "core": 1.0}
             f.update(shape)
         mk = classify(f, executed, line, cal)
+        if (mk.state in (CHECKED, SLASHED) and st.printed[k] and f["ink"] < 2 * F_MARK
+                and faint_alt[k] < ALT_FAINT * f["faint"]):
+            # a faint mark mostly explained away by the blurrier of two print models that
+            # fit this photo nearly as well: the print's blur as much as ink
+            mk = Mark(REVIEW, 0.4, mk.state, "a faint mark, or the print's blur? (this "
+                      "photo fits a sharper and a blurrier print nearly as well)", f)
         if (mk.state == REVIEW and mk.likely == EMPTY and f["faint"] < F_TRACE
                 and not st.printed[k]):  # (print breaks a light stroke into pieces)
             # specks (toner, dust, a pen's touch): every bit of ink tiny and compact

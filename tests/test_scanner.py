@@ -561,12 +561,14 @@ def test_short_armed_tick_blurred_is_never_a_sure_slash(width: int, shade: int,
     assert r.marks[slash].likely == SLASHED, r.marks[slash]
 
 
-@pytest.mark.parametrize("noise", [0.0, 8.0])
-def test_blurred_noisy_blank_sheet_has_no_phantom_marks(noise: float) -> None:
-    """A blank sheet out of focus (2.5 px) and noisy: the outlines' blur puts faint ink
-    over a quarter or more of the small promotion boxes, evenly. No stroke covers that
-    much of a box so faintly: nothing reads as marked (before: 2-3 phantom checks)."""
-    g = cv2.GaussianBlur(page(blank=True).astype(np.float32), (0, 0), 2.5)
+@pytest.mark.parametrize(("blur", "noise"), [(2.5, 0.0), (2.5, 8.0), (2.0, 8.0)])
+def test_blurred_noisy_blank_sheet_has_no_phantom_marks(blur: float, noise: float) -> None:
+    """A blank sheet out of focus and noisy: the outlines' blur puts faint ink over a
+    quarter or more of the small promotion boxes, evenly (no stroke covers that much of a
+    box so faintly), and at 2 px with noise the print model fits a sharper blur (1.2 px)
+    as well as the true one, so the print's wings read as ink under it. Nothing reads as
+    marked (before: 2-3 phantom checks at 2.5 px, 28 at 2 px with noise)."""
+    g = cv2.GaussianBlur(page(blank=True).astype(np.float32), (0, 0), blur)
     g = g + np.random.default_rng(1).normal(0, noise, g.shape)
     r = scan(np.clip(g, 0, 255).astype(np.uint8))
     assert [rid for rid, m in r.marks.items() if m.state not in ("empty", "review")] == []
