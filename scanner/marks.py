@@ -1015,11 +1015,11 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
                         "(checked) or filled and scribbled over (cancelled)?", f)
         return Mark(CHECKED, _conf(HALO_CANCEL - halo, HALO_CANCEL - HALO_REVIEW,
                                    HALO_CANCEL), CHECKED, "", f)
-    if ink < 2 * F_MARK and f["level"] < f.get("t_ink", cal.t_ink):
-        # barely enough ink, and its darkest quarter under the ink threshold: noise or a
-        # blurred outline crossing it as much as a mark
+    if f["level"] < f.get("t_ink", cal.t_ink):
+        # ink whose darkest quarter stays under the ink threshold: noise, or a blurred
+        # outline's haze spread over the box (however much of it), as much as a mark
         return Mark(REVIEW, 0.4, CHECKED, "a little ink just over the thresholds: a light "
-                    "mark or the photo's noise?", f)
+                    "mark, or the photo's noise or blur?", f)
     conf = _conf(ink, F_MARK, F_MARK * 2.5)
     if cal.ink_level and f["level"] < FAINT * cal.ink_level:
         conf = min(conf, 0.75)

@@ -572,3 +572,16 @@ def test_blurred_noisy_blank_sheet_has_no_phantom_marks(blur: float, noise: floa
     g = g + np.random.default_rng(1).normal(0, noise, g.shape)
     r = scan(np.clip(g, 0, 255).astype(np.uint8))
     assert [rid for rid, m in r.marks.items() if m.state not in ("empty", "review")] == []
+
+
+def test_haze_over_a_box_is_not_a_mark_however_much_of_it() -> None:
+    """Ink over 15 % of a box whose darkest quarter stays under the ink threshold: a
+    blurred outline's haze on a low-resolution, out-of-focus photo as much as a mark (a
+    blank sheet at 120 dpi blurred 2.5 px read 40 such boxes as checked). Review."""
+    from scanner.marks import Calibration, classify
+
+    f = {"n": 361.0, "ink": 0.15, "faint": 0.947, "centre": 0.888, "level": 0.131,
+         "fill": 0.235, "t_ink": 0.14, "t_faint": 0.08}
+    cal = Calibration(0.0, 0.01, 0.14, 0.08)
+    assert classify(f, False, None, cal).state == "review"
+    assert classify({**f, "level": 0.3}, False, None, cal).state == CHECKED
