@@ -726,11 +726,11 @@ class Strokes:
     bulge: float  # how much wider than typical the ink gets along it (stroke_bulge)
 
 
-def line_fraction(ys: np.ndarray, xs: np.ndarray, band: float, gap: float = FAR_GAP,
-                  inside: np.ndarray | None = None) -> Strokes:
+def line_fraction(ys: np.ndarray, xs: np.ndarray, band: float, inside: np.ndarray,
+                  gap: float = FAR_GAP) -> Strokes:
     """How much of the ink lies on one straight stroke, on a second one, and well off the
-    first one's band; and (with the box's `inside`) how far along the box that stroke
-    runs and where it widens.
+    first one's band; and how far along the box (its `inside`) that stroke runs and where
+    it widens.
 
     first: the fraction of ink pixels on the best straight band of width `band`; second:
     the fraction (of all ink) on the best band through what is left (a slash is one band,
@@ -751,8 +751,8 @@ def line_fraction(ys: np.ndarray, xs: np.ndarray, band: float, gap: float = FAR_
     second = _best_bands(rest, band, a)[0] if rest.shape[0] >= 4 else float(rest.shape[0])
     along = np.array([normal[1], -normal[0]], np.float32)
     t = pts @ along
-    span = stroke_span(t[on], inside, c, normal, along, (lo, hi)) if inside is not None else 0.0
-    return Strokes(first / n, second / n, far, span, stroke_bulge(t, rho, band))
+    return Strokes(first / n, second / n, far, stroke_span(t[on], inside, c, normal, along, (lo, hi)),
+                   stroke_bulge(t, rho, band))
 
 
 def stroke_span(t_on: np.ndarray, inside: np.ndarray, c: np.ndarray, normal: np.ndarray,
@@ -802,7 +802,7 @@ def stroke_shape(dk: np.ndarray, over_k: np.ndarray, st: Stack, k: int, t_over: 
     m |= (st.near[k] | st.text[k]) & (over_k > t_over)
     ys, xs = np.nonzero(m)
     band = max(6.0, 1.2 * stroke_width(m) + 2.0)
-    sk = line_fraction(ys, xs, band, inside=inside)
+    sk = line_fraction(ys, xs, band, inside)
     line = (sk.first, sk.second)
     shape = {"far": round(sk.far, 3), "span": round(sk.span, 3), "bulge": round(sk.bulge, 3)}
     if fill >= SLASH_MAX_INK and _stroke_state(True, line, shape["far"]) != CHECKED:
