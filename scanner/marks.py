@@ -551,7 +551,8 @@ def _blur3(d: np.ndarray) -> np.ndarray:
 
 def _rows(a: np.ndarray, idx: np.ndarray) -> np.ndarray:
     """a (N, P, Q) gathered at flat indices idx (N, L) -> (N, L)."""
-    return np.take_along_axis(a.reshape(a.shape[0], -1), idx, axis=1)
+    n, m = a.shape[0], a.shape[1] * a.shape[2]
+    return a.reshape(-1)[idx + (np.arange(n) * m)[:, None]]
 
 
 def _pct(vals: np.ndarray, q: float) -> np.ndarray:
@@ -652,10 +653,10 @@ def _light_slope(obs: np.ndarray, st: Stack) -> np.ndarray:
         mj[:, :, j] = rhs
         coef[:, j] = np.linalg.det(mj) / np.where(np.abs(det) > 1e-12, det, 1.0)
     base = np.maximum(coef[:, :1], 1.0)
-    gx = np.clip(coef[:, 1:2] / base, -0.3, 0.3)[:, :, None]
-    gy = np.clip(coef[:, 2:3] / base, -0.3, 0.3)[:, :, None]
-    u = ((np.arange(Q) - Q / 2) / Q)[None, None, :]
-    v = ((np.arange(P) - P / 2) / P)[None, :, None]
+    gx = np.clip(coef[:, 1:2] / base, -0.3, 0.3)[:, :, None].astype(np.float32)
+    gy = np.clip(coef[:, 2:3] / base, -0.3, 0.3)[:, :, None].astype(np.float32)
+    u = ((np.arange(Q) - Q / 2) / Q)[None, None, :].astype(np.float32)
+    v = ((np.arange(P) - P / 2) / P)[None, :, None].astype(np.float32)
     out = 1.0 + gx * u + gy * v
     out[~st.has_ring] = 1.0
     return out.reshape(n, P, Q)
@@ -1134,8 +1135,9 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
     cols = np.clip(cols, 0, big.shape[1] - 1)
     obs = big_f[rows[:, :, None], cols[:, None, :]]
     paper = _paper(obs, st)
-    d = np.clip(1.0 - obs / (paper[:, None, None] * _light_slope(obs, st)), -1.0, 1.0)
-    d = _blur3(d)
+    # (float32 throughout: a stack of a few hundred patches, read many times over)
+    slope = _light_slope(obs, st)
+    d = _blur3(np.clip(1.0 - obs / (paper.astype(np.float32)[:, None, None] * slope), -1.0, 1.0))
     cal = calibrate(d, st)
     pr = st.printed & (st.n_inside > 0)
     if pr.sum() >= 5:
