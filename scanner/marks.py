@@ -76,6 +76,8 @@ THICK_ONE = 0.99  # a thick mark with little paper beside it: one stroke (a slas
 #                  much of its ink lies on one straight band (and some paper shows both sides)
 THICK_SLASH = 0.98  # a box inked over SLASH_MAX_INK is a sure slash only with this much of
 #                    its ink on one band (95 % of the bench's thick slashes have 0.98)
+FAT_FILL = 0.7  # ... and one inked over this (a marker's tick, blurred, merges into one fat
+#                stroke: 0.985 on its band) only with THICK_ONE (the bench's slashes: <= 0.61)
 BENT_LINE, BENT_SPAN = 0.99, 0.89  # a single stroke with less of its ink on its band than
 #                                   this that crosses less of its box than this: review
 THICK_TWO = 0.93  # ... two (a tick, a cross) when no more than this does
@@ -1054,14 +1056,17 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
 def _tick_like(f: dict[str, float], line: tuple[float, float] | None, cal: Calibration
                ) -> bool:
     """A stroke read as one (a slash) that a tick could look like too: a fat one with a
-    little ink off its line; one not quite straight that stops short of the box's corners
-    (a tick whose short arm is hardly longer than the pen is wide, or that blur merged
-    into the long arm); on a blurred, noisy photo, one crossing less than SLASH_SPAN of
-    its box (a tick's long arm, its short arm lost in the print's blur)."""
+    little ink off its line (a very fat one, with any); one not quite straight that stops
+    short of the box's corners (a tick whose short arm is hardly longer than the pen is
+    wide, or that blur merged into the long arm); on a blurred, noisy photo, one crossing
+    less than SLASH_SPAN of its box (a tick's long arm, its short arm lost in the print's
+    blur)."""
     if line is None:
         return False
     span = f.get("span", 1.0)
-    return ((f.get("fill", f["ink"]) >= SLASH_MAX_INK and line[0] < THICK_SLASH)
+    fill = f.get("fill", f["ink"])
+    return ((fill >= SLASH_MAX_INK and line[0] < THICK_SLASH)
+            or (fill >= FAT_FILL and line[0] < THICK_ONE)
             or (line[0] < BENT_LINE and span < BENT_SPAN)
             or (cal.blur >= BLURRED_PX and cal.noise >= QUIET_NOISE and span < SLASH_SPAN))
 

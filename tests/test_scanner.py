@@ -529,7 +529,7 @@ def test_short_single_stroke_on_a_blurred_photo_is_not_a_sure_slash() -> None:
     assert r.marks[full].state == SLASHED, r.marks[full]
 
 
-@pytest.mark.parametrize(("width", "blur"), [(7, 1.5), (9, 2.0)])
+@pytest.mark.parametrize(("width", "blur"), [(7, 1.5), (9, 2.0), (9, 2.5)])
 def test_fat_tick_with_a_stub_arm_is_never_a_sure_slash(width: int, blur: float) -> None:
     """A felt pen's tick whose short arm is hardly longer than the pen is wide leaves only
     a little ink off its main line: a box to look at, never silently a slash (a failed
