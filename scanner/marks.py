@@ -35,6 +35,7 @@ from scanner.rectify import Field, fit_field
 from scanner.template import RegionGeom, Template
 
 CHECKED, SLASHED, EMPTY, CANCELLED, REVIEW = "checked", "slashed", "empty", "cancelled", "review"
+INK = "ink"  # a review's doubt: is there a mark at all (not: which mark)
 
 ANCHOR_DPI = 50.0  # registration runs at this resolution
 ANCHOR_MM = 5.0  # anchors are searched +-5 mm around where the homography puts them
@@ -124,6 +125,7 @@ class Mark:
     likely: str  # the most likely of checked/slashed/empty/cancelled (= state unless review)
     why: str = ""  # for review and faint marks: what was unclear
     features: dict[str, float] = field(default_factory=dict)
+    doubt: str = ""  # for review: INK when the doubt is whether the box holds a mark at all
 
 
 @dataclass
@@ -149,6 +151,7 @@ class Reading:
     faint: list[str] = field(default_factory=list)
     field: Field | None = None  # the residual warp found (canvas pixels)
     print_look: tuple[float, float] = (0.0, 1.0)  # the print's blur (px) and gain on the photo
+    light: bool = False  # the sheet's marks are barely darker than its ink threshold
 
 
 # --- what the blank sheet gives, once per template ----------------------------------------
@@ -999,10 +1002,10 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
         likely = (CHECKED if (ink >= F_MARK / 2 and faint >= F_MARK)
                   or (faint >= F_MARK * 1.8 and centre >= F_CENTRE) else EMPTY)
         return Mark(REVIEW, 0.35, likely, "a little ink: a light mark, an erasure or a "
-                    "stray?", f)
+                    "stray?", f, INK)
     if centre < F_CENTRE:
         return Mark(REVIEW, 0.4, EMPTY, "ink only at the box's edge: a stray from "
-                    "outside?", f)
+                    "outside?", f, INK)
     # 3. filled solid and scribbled over past the outline: a correction (cancelled);
     #    filled but kept inside the box: coloured in (checked)
     filled = f.get("fill", ink) >= F_FILLED and f.get("sides", 0) >= 0.8
@@ -1022,7 +1025,7 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
         # ink whose darkest quarter stays under the ink threshold: noise, or a blurred
         # outline's haze spread over the box (however much of it), as much as a mark
         return Mark(REVIEW, 0.4, CHECKED, "a little ink just over the thresholds: a light "
-                    "mark, or the photo's noise or blur?", f)
+                    "mark, or the photo's noise or blur?", f, INK)
     conf = _conf(ink, F_MARK, F_MARK * 2.5)
     if cal.ink_level and f["level"] < FAINT * cal.ink_level:
         conf = min(conf, 0.75)
@@ -1228,7 +1231,7 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
             # a faint mark mostly explained away by the blurrier of two print models that
             # fit this photo nearly as well: the print's blur as much as ink
             mk = Mark(REVIEW, 0.4, mk.state, "a faint mark, or the print's blur? (this "
-                      "photo fits a sharper and a blurrier print nearly as well)", f)
+                      "photo fits a sharper and a blurrier print nearly as well)", f, INK)
         if (mk.state == REVIEW and mk.likely == EMPTY and f["faint"] < F_TRACE
                 and not st.printed[k]):  # (print breaks a light stroke into pieces)
             # specks (toner, dust, a pen's touch): every bit of ink tiny and compact
@@ -1261,7 +1264,7 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
         marks[rid] = mk
     _like_the_sheets_marks(marks, feats["faint"], feats["ink"], cal,
                            {rid for rid, p in zip(st.ids, st.printed, strict=True) if p})
-    _light_sheet_review(marks, t_ink_k)
+    light = _light_sheet_review(marks, t_ink_k)
     darkness = {}
     for k, g in enumerate(tpl.regions):
         if g.region.kind in ("digits", "text"):
@@ -1271,7 +1274,7 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
     # the written fields are cleaned with thresholds measured over the whole inside of the
     # boxes (their pen strokes are read with the noise of edges and blur included)
     return Reading(marks, _field_calibration(calibrate(d, st, core=False), darkness, tpl),
-                   shift_map, darkness, faint, fld, (sigma, gain))
+                   shift_map, darkness, faint, fld, (sigma, gain), light)
 
 
 def _like_the_sheets_marks(marks: dict[str, Mark], faint: np.ndarray, ink: np.ndarray,
@@ -1301,21 +1304,22 @@ def _like_the_sheets_marks(marks: dict[str, Mark], faint: np.ndarray, ink: np.nd
             marks[rid] = Mark(state, 0.6, state, "a light mark, as dark as this sheet's marks", f)
 
 
-def _light_sheet_review(marks: dict[str, Mark], t_ink: np.ndarray) -> None:
+def _light_sheet_review(marks: dict[str, Mark], t_ink: np.ndarray) -> bool:
     """On a sheet whose marks (the boxes read as marked, at least LIGHT_MIN_MARKS of them)
     are barely darker than its ink threshold (light pencil, a dim or noisy photo), a mark
     can fall below the thresholds and read empty: an empty box with some ink on its inside
     goes to review instead. (A sheet with few marks says nothing about how light they are:
-    its faintly inked boxes are mostly noise.)"""
+    its faintly inked boxes are mostly noise.) Whether the sheet's marks are light."""
     levels = [m.features["level"] for m in marks.values()
               if (m.state if m.state != REVIEW else m.likely) in (CHECKED, SLASHED)]
     if len(levels) < LIGHT_MIN_MARKS or float(np.median(levels)) >= LIGHT_RATIO * float(np.median(t_ink)):
-        return
+        return False
     for rid, m in marks.items():
         f = m.features
         if m.state == EMPTY and (f.get("fill", 0) >= LIGHT_FILL or f.get("level", 0) >= LIGHT_LEVEL):
             marks[rid] = Mark(REVIEW, 0.4, EMPTY, "light marks on this sheet: a faint mark "
-                              "below the thresholds?", f)
+                              "below the thresholds?", f, INK)
+    return True
 
 
 def _field_calibration(cal: Calibration, darkness: dict[str, np.ndarray], tpl: Template

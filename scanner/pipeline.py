@@ -27,6 +27,7 @@ from scanner.identify import identify
 from scanner.locate import locate
 from scanner.marks import CANCELLED, CHECKED, EMPTY, REVIEW, SLASHED, WASHED_GAIN, Mark, read_marks
 from scanner.ocr import engine
+from scanner.order import settle
 from scanner.rectify import fit, require_markers, warp
 from scanner.template import blank
 from scanner.triage import FormPage, PageError, PageImage, pages
@@ -86,6 +87,8 @@ def _check_kind(kind: str, source: str) -> None:
 
 def scan_page(page: PageImage, ocr: bool = True) -> SheetResult:
     """Read one page image; errors are raised (the caller records them)."""
+    from game.opial.marks import ordered_tracks
+    from game.opial.rules import load_rules
     from sheets.render import layout_for_code
 
     res = SheetResult(page.source)
@@ -137,7 +140,13 @@ def scan_page(page: PageImage, ocr: bool = True) -> SheetResult:
         tpl = blank(manifest, WORKING_DPI)
     with t.stage("marks"):
         reading = read_marks(canvas, tpl)
+    settled = settle(reading.marks, ordered_tracks(load_rules(manifest.edition)),
+                     trust_empty=not reading.light)
     res.marks = reading.marks
+    if settled:
+        res.warnings.append(f"{len(settled)} unclear box(es) settled by the order their track "
+                            "is filled in: " + ", ".join(settled[:8])
+                            + ("..." if len(settled) > 8 else ""))
     if reading.print_look[1] < WASHED_GAIN:
         res.warnings.append(f"the photo is washed out or badly blurred (the print reads at "
                             f"{reading.print_look[1]:.0%} of its darkness): every inked box "

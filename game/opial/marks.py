@@ -84,6 +84,21 @@ def regions(rules: Rules) -> Iterator[Region]:
         yield Region(f"score.{line}", "digits", "score")
 
 
+ORDERED = ("tour", "promotion", "discipline", "clone", "mission.", "skill.", "medal.")
+
+
+def ordered_tracks(rules: Rules) -> list[tuple[str, ...]]:
+    """The region ids of every track the rules fill in order from its first box: the tour
+    and promotion tracks, Discipline, the clone uses, each mission's Executed boxes, each
+    skill's levels and each medal's boxes (`game.opial.validate` flags a gap in them).
+    The boxes above a tour only count, so they are not among them."""
+    tracks: dict[str, list[str]] = {}
+    for r in regions(rules):
+        if r.kind == "checkbox" and (r.group in ORDERED[:4] or r.group.startswith(ORDERED[4:])):
+            tracks.setdefault(r.group, []).append(r.id)
+    return [tuple(ids) for ids in tracks.values()]
+
+
 def _set(marks: dict[str, str | int | None], prefix: str, boxes: tuple[int, ...]) -> None:
     for b in boxes:
         marks[f"{prefix}.{b}"] = CHECKED

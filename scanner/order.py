@@ -1,0 +1,67 @@
+"""Review boxes that the order of their track settles.
+
+Every track of the career page is filled in order from its first box (the validator
+flags a gap). So a box whose only doubt is whether it holds a mark at all (a little ink:
+a light mark, or a stray, an erasure, the photo's noise?) is settled by a sure reading
+further along its track: a mark after it, and the box is marked too; an empty box before
+it, and it is empty too. Only when its own likely reading says the same: the order never
+overrules the ink. An Executed box is only ever settled as empty (the order says that a
+mission box holds a mark, not whether the mission succeeded or failed). What settles a
+box is a reading of at least ANCHOR_CONFIDENCE. A sheet whose sure readings break the
+order anywhere (a player who does not follow it, or a misread box) has nothing settled,
+and on a sheet of light marks (pencil barely darker than the photo's noise, where a mark
+can read empty) an empty box settles nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from scanner.marks import CHECKED, EMPTY, INK, REVIEW, SLASHED, Mark, is_executed
+
+SETTLED_CONFIDENCE = 0.6
+ANCHOR_CONFIDENCE = 0.8  # a reading this sure settles the boxes its track's order decides
+
+
+def breaks_order(marks: Mapping[str, Mark], tracks: Sequence[Sequence[str]]) -> bool:
+    """Whether a sure empty box comes before a sure mark on any track."""
+    for ids in tracks:
+        seen_empty = False
+        for rid in ids:
+            m = marks.get(rid)
+            if m is None:
+                continue
+            if m.state == EMPTY:
+                seen_empty = True
+            elif m.state in (CHECKED, SLASHED) and seen_empty:
+                return True
+    return False
+
+
+def settle(marks: dict[str, Mark], tracks: Sequence[Sequence[str]], trust_empty: bool = True
+           ) -> list[str]:
+    """Settle the review boxes the order of their track decides (in place); their ids.
+    `trust_empty`: whether an empty box may settle the boxes after it."""
+    if breaks_order(marks, tracks):
+        return []
+    settled = []
+    for ids in tracks:
+        sure = [marks[rid].state if rid in marks and marks[rid].confidence >= ANCHOR_CONFIDENCE
+                else None for rid in ids]
+        last_mark = max((i for i, s in enumerate(sure) if s in (CHECKED, SLASHED)), default=-1)
+        first_empty = min((i for i, s in enumerate(sure) if s == EMPTY and trust_empty),
+                          default=len(ids))
+        for i, rid in enumerate(ids):
+            m = marks.get(rid)
+            if m is None or m.state != REVIEW or m.doubt != INK:
+                continue
+            if i < last_mark and m.likely == CHECKED and not is_executed(rid):
+                why = f"a little ink, and {ids[last_mark]} after it is marked"
+            elif i > first_empty and m.likely == EMPTY:
+                why = f"a little ink, and {ids[first_empty]} before it is empty"
+            else:
+                continue
+            marks[rid] = Mark(m.likely, SETTLED_CONFIDENCE, m.likely,
+                              f"settled by the track's order: {why}", m.features)
+            settled.append(rid)
+    return settled

@@ -1,0 +1,113 @@
+"""Review boxes settled by the order their track is filled in (scanner.order)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from game.opial.marks import ordered_tracks, regions
+from game.opial.rules import load_rules
+from scanner.marks import CHECKED, EMPTY, INK, REVIEW, SLASHED, Mark
+from scanner.order import breaks_order, settle
+
+TRACK = ("promotion.1", "promotion.2", "promotion.3", "promotion.4", "promotion.5")
+MISSION = ("mission.aid.1", "mission.aid.2", "mission.aid.3")
+
+
+def sure(state: str, confidence: float = 1.0) -> Mark:
+    return Mark(state, confidence, state)
+
+
+def unsure(likely: str, doubt: str = INK) -> Mark:
+    return Mark(REVIEW, 0.35, likely, "a little ink", {}, doubt)
+
+
+def test_the_tracks_are_the_ones_the_validator_orders() -> None:
+    tracks = ordered_tracks(load_rules())
+    firsts = {t[0] for t in tracks}
+    assert {"tour.1", "promotion.1", "discipline.1", "clone.1", "mission.aid.1"} <= firsts
+    assert all(not rid.startswith("tour.") or ".mission." not in rid for t in tracks for rid in t)
+    every = {r.id for r in regions(load_rules())}
+    assert all(rid in every for t in tracks for rid in t)
+    assert all(int(t[k].rsplit(".", 1)[1]) == k + 1 for t in tracks for k in range(len(t)))
+
+
+def test_a_little_ink_before_a_sure_mark_is_a_mark() -> None:
+    marks = {TRACK[0]: sure(CHECKED), TRACK[1]: unsure(CHECKED), TRACK[2]: sure(CHECKED),
+             TRACK[3]: sure(EMPTY), TRACK[4]: sure(EMPTY)}
+    assert settle(marks, [TRACK]) == [TRACK[1]]
+    assert marks[TRACK[1]].state == CHECKED
+    assert "promotion.3 after it is marked" in marks[TRACK[1]].why
+
+
+def test_a_little_ink_after_a_sure_empty_box_is_empty() -> None:
+    marks = {TRACK[0]: sure(CHECKED), TRACK[1]: sure(EMPTY), TRACK[2]: sure(EMPTY),
+             TRACK[3]: unsure(EMPTY), TRACK[4]: sure(EMPTY)}
+    assert settle(marks, [TRACK]) == [TRACK[3]]
+    assert marks[TRACK[3]].state == EMPTY
+
+
+def test_the_order_never_overrules_the_ink() -> None:
+    marks = {TRACK[0]: sure(CHECKED), TRACK[1]: unsure(EMPTY), TRACK[2]: sure(CHECKED),
+             TRACK[3]: sure(EMPTY), TRACK[4]: unsure(CHECKED)}
+    assert settle(marks, [TRACK]) == []
+    assert marks[TRACK[1]].state == REVIEW and marks[TRACK[4]].state == REVIEW
+
+
+def test_the_box_after_the_last_mark_stays_in_review() -> None:
+    marks = {TRACK[0]: sure(CHECKED), TRACK[1]: sure(CHECKED), TRACK[2]: unsure(CHECKED),
+             TRACK[3]: unsure(EMPTY)}
+    assert settle(marks, [TRACK]) == []
+
+
+def test_only_a_doubt_about_ink_is_settled() -> None:
+    marks = {TRACK[0]: unsure(CHECKED, doubt=""), TRACK[1]: sure(CHECKED)}
+    assert settle(marks, [TRACK]) == []
+
+
+def test_a_weak_reading_settles_nothing() -> None:
+    marks = {TRACK[0]: unsure(CHECKED), TRACK[1]: sure(CHECKED, confidence=0.6)}
+    assert settle(marks, [TRACK]) == []
+    marks = {TRACK[0]: sure(EMPTY, confidence=0.57), TRACK[1]: unsure(EMPTY)}
+    assert settle(marks, [TRACK]) == []
+
+
+def test_an_executed_box_is_settled_only_as_empty() -> None:
+    marks = {MISSION[0]: unsure(CHECKED), MISSION[1]: sure(SLASHED), MISSION[2]: sure(EMPTY)}
+    assert settle(marks, [MISSION]) == []
+    marks = {MISSION[0]: sure(SLASHED), MISSION[1]: sure(EMPTY), MISSION[2]: unsure(EMPTY)}
+    assert settle(marks, [MISSION]) == [MISSION[2]]
+
+
+def test_a_sheet_out_of_order_anywhere_has_nothing_settled() -> None:
+    scrambled = {MISSION[0]: sure(EMPTY), MISSION[1]: sure(CHECKED)}
+    marks = {TRACK[0]: unsure(CHECKED), TRACK[1]: sure(CHECKED), **scrambled}
+    assert breaks_order(marks, [TRACK, MISSION])
+    assert settle(marks, [TRACK, MISSION]) == []
+
+
+def test_on_a_sheet_of_light_marks_an_empty_box_settles_nothing() -> None:
+    marks = {TRACK[0]: sure(CHECKED), TRACK[1]: sure(EMPTY), TRACK[2]: unsure(EMPTY),
+             TRACK[3]: unsure(CHECKED), TRACK[4]: sure(EMPTY)}
+    assert settle(marks, [TRACK], trust_empty=False) == []
+
+
+STATES = st.sampled_from([CHECKED, SLASHED, EMPTY, REVIEW])
+
+
+@given(st.lists(st.tuples(STATES, STATES, st.floats(0, 1)), min_size=5, max_size=5))
+def test_settling_never_breaks_the_order_nor_touches_a_sure_box(
+        boxes: list[tuple[str, str, float]]) -> None:
+    marks = {rid: (Mark(s, c, s) if s != REVIEW
+                   else unsure(likely if likely != REVIEW else EMPTY))
+             for rid, (s, likely, c) in zip(TRACK, boxes, strict=True)}
+    before = dict(marks)
+    was_ordered = not breaks_order(marks, [TRACK])
+    done = settle(marks, [TRACK])
+    for rid in TRACK:
+        if rid in done:
+            assert before[rid].state == REVIEW and marks[rid].state == before[rid].likely
+        else:
+            assert marks[rid] is before[rid]
+    if was_ordered:
+        assert not breaks_order(marks, [TRACK])
