@@ -97,6 +97,8 @@ WASHED_GAIN = 0.55  # print reading lighter than this share of its darkness: a p
 # them) is under 1.4x its ink threshold is "light": its empty boxes with some ink inside
 # (fill or level) go to review (docs/scanner.md)
 LIGHT_MIN_MARKS, LIGHT_RATIO, LIGHT_FILL, LIGHT_LEVEL = 20, 1.4, 0.04, 0.1
+VERY_LIGHT = 1.0  # ... and one whose typical mark is no darker than that threshold has every
+#                   empty box with printed text in it sent to review too
 WHISPER = 0.004  # faint ink on this share of a box (2 px at 200 dpi): a whisper of ink
 QUIET_BOXES = 0.04  # a sheet whose unmarked boxes whisper no more often than this ...
 LIKE_MARKS = 0.6  # ... reads a little ink at least this share of its marks' level as a mark
@@ -151,7 +153,12 @@ class Reading:
     faint: list[str] = field(default_factory=list)
     field: Field | None = None  # the residual warp found (canvas pixels)
     print_look: tuple[float, float] = (0.0, 1.0)  # the print's blur (px) and gain on the photo
-    light: bool = False  # the sheet's marks are barely darker than its ink threshold
+    contrast: float = float("inf")  # the sheet's typical mark over its ink threshold
+
+    @property
+    def light(self) -> bool:
+        """The sheet's marks are barely darker than its ink threshold (LIGHT_RATIO)."""
+        return self.contrast < LIGHT_RATIO
 
 
 # --- what the blank sheet gives, once per template ----------------------------------------
@@ -1262,9 +1269,9 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
         if mk.why.startswith("faint"):
             faint.append(rid)
         marks[rid] = mk
-    _like_the_sheets_marks(marks, feats["faint"], feats["ink"], cal,
-                           {rid for rid, p in zip(st.ids, st.printed, strict=True) if p})
-    light = _light_sheet_review(marks, t_ink_k)
+    printed = {rid for rid, p in zip(st.ids, st.printed, strict=True) if p}
+    _like_the_sheets_marks(marks, feats["faint"], feats["ink"], cal, printed)
+    contrast = _light_sheet_review(marks, t_ink_k, printed)
     darkness = {}
     for k, g in enumerate(tpl.regions):
         if g.region.kind in ("digits", "text"):
@@ -1274,7 +1281,7 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
     # the written fields are cleaned with thresholds measured over the whole inside of the
     # boxes (their pen strokes are read with the noise of edges and blur included)
     return Reading(marks, _field_calibration(calibrate(d, st, core=False), darkness, tpl),
-                   shift_map, darkness, faint, fld, (sigma, gain), light)
+                   shift_map, darkness, faint, fld, (sigma, gain), contrast)
 
 
 def _like_the_sheets_marks(marks: dict[str, Mark], faint: np.ndarray, ink: np.ndarray,
@@ -1304,22 +1311,34 @@ def _like_the_sheets_marks(marks: dict[str, Mark], faint: np.ndarray, ink: np.nd
             marks[rid] = Mark(state, 0.6, state, "a light mark, as dark as this sheet's marks", f)
 
 
-def _light_sheet_review(marks: dict[str, Mark], t_ink: np.ndarray) -> bool:
+def _light_sheet_review(marks: dict[str, Mark], t_ink: np.ndarray, printed: set[str]
+                        ) -> float:
     """On a sheet whose marks (the boxes read as marked, at least LIGHT_MIN_MARKS of them)
     are barely darker than its ink threshold (light pencil, a dim or noisy photo), a mark
     can fall below the thresholds and read empty: an empty box with some ink on its inside
-    goes to review instead. (A sheet with few marks says nothing about how light they are:
-    its faintly inked boxes are mostly noise.) Whether the sheet's marks are light."""
+    goes to review instead; where the typical mark is no darker than the threshold
+    (VERY_LIGHT), so does every empty box with printed text in it (the print hides what
+    little of such a mark shows). (A sheet with few marks says nothing about how light
+    they are: its faintly inked boxes are mostly noise.) Returns the sheet's contrast: its
+    typical mark's level over its typical ink threshold (inf with too few marks)."""
     levels = [m.features["level"] for m in marks.values()
               if (m.state if m.state != REVIEW else m.likely) in (CHECKED, SLASHED)]
-    if len(levels) < LIGHT_MIN_MARKS or float(np.median(levels)) >= LIGHT_RATIO * float(np.median(t_ink)):
-        return False
+    if len(levels) < LIGHT_MIN_MARKS:
+        return float("inf")
+    contrast = float(np.median(levels)) / max(float(np.median(t_ink)), 1e-6)
+    if contrast >= LIGHT_RATIO:
+        return contrast
     for rid, m in marks.items():
         f = m.features
-        if m.state == EMPTY and (f.get("fill", 0) >= LIGHT_FILL or f.get("level", 0) >= LIGHT_LEVEL):
+        if m.state != EMPTY:
+            continue
+        if f.get("fill", 0) >= LIGHT_FILL or f.get("level", 0) >= LIGHT_LEVEL:
             marks[rid] = Mark(REVIEW, 0.4, EMPTY, "light marks on this sheet: a faint mark "
                               "below the thresholds?", f, INK)
-    return True
+        elif contrast < VERY_LIGHT and rid in printed:
+            marks[rid] = Mark(REVIEW, 0.35, EMPTY, "very light marks on this sheet: a mark "
+                              "hidden by the print?", f, INK)
+    return contrast
 
 
 def _field_calibration(cal: Calibration, darkness: dict[str, np.ndarray], tpl: Template

@@ -25,7 +25,17 @@ import numpy as np
 from scanner import fields as fieldreader
 from scanner.identify import identify
 from scanner.locate import locate
-from scanner.marks import CANCELLED, CHECKED, EMPTY, REVIEW, SLASHED, WASHED_GAIN, Mark, read_marks
+from scanner.marks import (
+    CANCELLED,
+    CHECKED,
+    EMPTY,
+    REVIEW,
+    SLASHED,
+    VERY_LIGHT,
+    WASHED_GAIN,
+    Mark,
+    read_marks,
+)
 from scanner.ocr import engine
 from scanner.order import settle
 from scanner.rectify import fit, require_markers, warp
@@ -151,6 +161,11 @@ def scan_page(page: PageImage, ocr: bool = True) -> SheetResult:
         res.warnings.append(f"the photo is washed out or badly blurred (the print reads at "
                             f"{reading.print_look[1]:.0%} of its darkness): every inked box "
                             "is sent to review; a sharper, evenly lit photo reads better")
+    if reading.contrast < VERY_LIGHT:
+        res.warnings.append("the marks on this sheet are barely darker than the photo's noise "
+                            f"(their typical darkness is {reading.contrast:.0%} of the ink "
+                            "threshold): every empty box with printed text in it is sent to "
+                            "review; a sharper, brighter photo or a darker pen reads better")
     if reading.faint:
         res.warnings.append(f"{len(reading.faint)} faint mark(s) (pencil?) read as marked: "
                             + ", ".join(reading.faint[:8]) + ("..." if len(reading.faint) > 8

@@ -18,6 +18,7 @@ import sheets
 from game.opial.marks import CHECKED, SLASHED, meaning, state_to_marks
 from game.opial.rules import load_rules
 from game.opial.state import CareerState
+from scanner.marks import EMPTY, INK, REVIEW, Mark, _light_sheet_review
 from scanner.pipeline import SheetResult, scan_file, scan_page
 from scanner.triage import PageImage
 from sheets.fill import fill_pdf
@@ -338,7 +339,6 @@ def test_outline_match_ignores_the_ink_inside_the_box() -> None:
 def test_light_sheet_rule_looks_at_the_boxes_read_as_marked() -> None:
     """Light marks across a sheet send empty-looking boxes with some ink to review; a
     sheet with only a few marks (its faintly inked boxes are noise) does not."""
-    from scanner.marks import EMPTY, REVIEW, Mark, _light_sheet_review
 
     t_ink = np.full(60, 0.15)
 
@@ -353,10 +353,10 @@ def test_light_sheet_rule_looks_at_the_boxes_read_as_marked() -> None:
         return marks
 
     light = sheet(25)
-    _light_sheet_review(light, t_ink)
+    _light_sheet_review(light, t_ink, set())
     assert light["suspect"].state == REVIEW
     few = sheet(5)
-    _light_sheet_review(few, t_ink)
+    _light_sheet_review(few, t_ink, set())
     assert few["suspect"].state == EMPTY
 
 
@@ -585,3 +585,21 @@ def test_haze_over_a_box_is_not_a_mark_however_much_of_it() -> None:
     cal = Calibration(0.0, 0.01, 0.14, 0.08)
     assert classify(f, False, None, cal).state == "review"
     assert classify({**f, "level": 0.3}, False, None, cal).state == CHECKED
+
+
+
+def _marked(level: float) -> Mark:
+    return Mark(CHECKED, 0.9, CHECKED, "", {"level": level, "fill": 0.3})
+
+
+@pytest.mark.parametrize(("level", "sent"), [(0.15, True), (0.25, False), (0.5, False)])
+def test_on_a_sheet_of_very_light_marks_an_empty_printed_box_goes_to_review(
+        level: float, sent: bool) -> None:
+    marks = {f"promotion.{k}": _marked(level) for k in range(1, 25)}
+    marks["promotion.30"] = Mark(EMPTY, 1.0, EMPTY, "", {"level": 0.0, "fill": 0.0})
+    marks["tour.3"] = Mark(EMPTY, 1.0, EMPTY, "", {"level": 0.0, "fill": 0.0})
+    contrast = _light_sheet_review(marks, np.full(26, 0.2), {"promotion.30"})
+    assert contrast == pytest.approx(level / 0.2)
+    assert (marks["promotion.30"].state == REVIEW) is sent
+    assert marks["promotion.30"].doubt == (INK if sent else "")
+    assert marks["tour.3"].state == EMPTY  # no print to hide a mark: left alone
