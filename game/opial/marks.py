@@ -84,7 +84,8 @@ def regions(rules: Rules) -> Iterator[Region]:
         yield Region(f"score.{line}", "digits", "score")
 
 
-ORDERED = ("tour", "promotion", "discipline", "clone", "mission.", "skill.", "medal.")
+ORDERED_TRACKS = ("tour", "promotion", "discipline", "clone")  # region groups filled in order
+ORDERED_EACH = ("mission.", "skill.", "medal.")  # ... and every such group of each of these
 
 
 def ordered_tracks(rules: Rules) -> list[tuple[str, ...]]:
@@ -94,7 +95,8 @@ def ordered_tracks(rules: Rules) -> list[tuple[str, ...]]:
     The boxes above a tour only count, so they are not among them."""
     tracks: dict[str, list[str]] = {}
     for r in regions(rules):
-        if r.kind == "checkbox" and (r.group in ORDERED[:4] or r.group.startswith(ORDERED[4:])):
+        if r.kind == "checkbox" and (r.group in ORDERED_TRACKS
+                                     or r.group.startswith(ORDERED_EACH)):
             tracks.setdefault(r.group, []).append(r.id)
     return [tuple(ids) for ids in tracks.values()]
 
