@@ -161,6 +161,11 @@ class Reading:
         return self.contrast < LIGHT_RATIO
 
 
+def id_list(ids: list[str], shown: int = 8) -> str:
+    """Region ids for a warning: the first `shown` of them, "..." when there are more."""
+    return ", ".join(ids[:shown]) + ("..." if len(ids) > shown else "")
+
+
 # --- what the blank sheet gives, once per template ----------------------------------------
 @dataclass(frozen=True)
 class Anchors:

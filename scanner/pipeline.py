@@ -34,6 +34,7 @@ from scanner.marks import (
     VERY_LIGHT,
     WASHED_GAIN,
     Mark,
+    id_list,
     read_marks,
 )
 from scanner.ocr import engine
@@ -155,8 +156,7 @@ def scan_page(page: PageImage, ocr: bool = True) -> SheetResult:
     res.marks = reading.marks
     if settled:
         res.warnings.append(f"{len(settled)} unclear box(es) settled by the order their track "
-                            "is filled in: " + ", ".join(settled[:8])
-                            + ("..." if len(settled) > 8 else ""))
+                            f"is filled in: {id_list(settled)}")
     if reading.print_look[1] < WASHED_GAIN:
         res.warnings.append(f"the photo is washed out or badly blurred (the print reads at "
                             f"{reading.print_look[1]:.0%} of its darkness): every inked box "
@@ -168,8 +168,7 @@ def scan_page(page: PageImage, ocr: bool = True) -> SheetResult:
                             "review; a sharper, brighter photo or a darker pen reads better")
     if reading.faint:
         res.warnings.append(f"{len(reading.faint)} faint mark(s) (pencil?) read as marked: "
-                            + ", ".join(reading.faint[:8]) + ("..." if len(reading.faint) > 8
-                                                                else ""))
+                            f"{id_list(reading.faint)}")
     values: dict[str, str | int | None] = {}
     if ocr:
         eng = engine()

@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 
 from scanner import fields as fieldreader
-from scanner.marks import CHECKED, EMPTY, REVIEW, SLASHED, Mark, read_marks
+from scanner.marks import CHECKED, EMPTY, REVIEW, SLASHED, Mark, id_list, read_marks
 from scanner.template import RegionGeom, Template, blank_pages, build, render_blank
 from sheets.manifest import Manifest
 
@@ -162,8 +162,7 @@ def _read_page(res: Any, canvas: np.ndarray, ocr: bool, timer: Any, dpi: float) 
     res.canvas = canvas
     if reading.faint:
         res.warnings.append(f"{len(reading.faint)} faint mark(s) (pencil?) read as marked: "
-                            + ", ".join(reading.faint[:8])
-                            + ("..." if len(reading.faint) > 8 else ""))
+                            f"{id_list(reading.faint)}")
     sp = SpacerPage(page, manifest.pages, scores)
     res.spacer = sp
     _groups(res, sp)
