@@ -33,6 +33,7 @@ import numpy as np
 
 from scanner.rectify import Field, fit_field
 from scanner.template import RegionGeom, Template
+from starsheets.errors import InputFileError
 
 CHECKED, SLASHED, EMPTY, CANCELLED, REVIEW = "checked", "slashed", "empty", "cancelled", "review"
 INK = "ink"  # a review's doubt: is there a mark at all (not: which mark)
@@ -92,13 +93,17 @@ PRINT_CORE = 0.3  # print this dark on the photo is its solid core: ink over it 
 #                   by the light the print lets through (below: the print's blurred edge)
 OVER_FLOOR = 0.25  # ... and the print never taken to let through less (noise amplified)
 WASHED_GAIN = 0.55  # print reading lighter than this share of its darkness: a photo too
-#                    washed out or blurred to trust any inked box (sheets measure 0.7-1.3)
+#                    washed out or blurred to trust any inked box (sheets measure 0.65-1.9):
+#                    refused (require_legible)
 # a sheet whose typical mark (median level of the boxes with faint ink, at least 20 of
-# them) is under 1.4x its ink threshold is "light": its empty boxes with some ink inside
+# them) is under 1.5x its ink threshold is "light": its empty boxes with some ink inside
 # (fill or level) go to review (docs/scanner.md)
-LIGHT_MIN_MARKS, LIGHT_RATIO, LIGHT_FILL, LIGHT_LEVEL = 20, 1.4, 0.04, 0.1
-VERY_LIGHT = 1.0  # ... and one whose typical mark is no darker than that threshold has every
-#                   empty box with printed text in it sent to review too
+LIGHT_MIN_MARKS, LIGHT_RATIO, LIGHT_FILL, LIGHT_LEVEL = 20, 1.5, 0.04, 0.1
+FAINT_SHEET = 1.2  # ... and one whose typical mark is under 1.2x that threshold is refused: on
+#                    such photos some marks do not show at all (require_legible) ...
+FAINT_MIN_SURE, FAINT_SURE = 10, 1.3  # ... when at least this many boxes read as marked
+#   for sure, and they are faint too (under 1.3x): on a blurred, noisy photo the print's
+#   haze in many small boxes reads as light "marks" to review, and outnumbers dark ones
 WHISPER = 0.004  # faint ink on this share of a box (2 px at 200 dpi): a whisper of ink
 QUIET_BOXES = 0.04  # a sheet whose unmarked boxes whisper no more often than this ...
 LIKE_MARKS = 0.6  # ... reads a little ink at least this share of its marks' level as a mark
@@ -1264,19 +1269,12 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
         if line is not None:
             mk.features["line"] = round(line[0], 3)
             mk.features["line2"] = round(line[1], 3)
-        if gain < WASHED_GAIN and not (mk.state == EMPTY and f["faint"] < F_EMPTY):
-            # the print itself reads far lighter than it is (a washed-out or badly blurred
-            # photo): the evidence of every box that holds any ink is unreliable
-            mk = Mark(REVIEW, min(mk.confidence, 0.4),
-                      mk.likely if mk.state == REVIEW else mk.state,
-                      f"a washed-out or blurred photo (the print reads at {gain:.0%} of its "
-                      "darkness)", mk.features)
         if mk.why.startswith("faint"):
             faint.append(rid)
         marks[rid] = mk
     printed = {rid for rid, p in zip(st.ids, st.printed, strict=True) if p}
     _like_the_sheets_marks(marks, feats["faint"], feats["ink"], cal, printed)
-    contrast = _light_sheet_review(marks, t_ink_k, printed)
+    contrast = _light_sheet_review(marks, t_ink_k)
     darkness = {}
     for k, g in enumerate(tpl.regions):
         if g.region.kind in ("digits", "text"):
@@ -1316,16 +1314,13 @@ def _like_the_sheets_marks(marks: dict[str, Mark], faint: np.ndarray, ink: np.nd
             marks[rid] = Mark(state, 0.6, state, "a light mark, as dark as this sheet's marks", f)
 
 
-def _light_sheet_review(marks: dict[str, Mark], t_ink: np.ndarray, printed: set[str]
-                        ) -> float:
+def _light_sheet_review(marks: dict[str, Mark], t_ink: np.ndarray) -> float:
     """On a sheet whose marks (the boxes read as marked, at least LIGHT_MIN_MARKS of them)
     are barely darker than its ink threshold (light pencil, a dim or noisy photo), a mark
     can fall below the thresholds and read empty: an empty box with some ink on its inside
-    goes to review instead; where the typical mark is no darker than the threshold
-    (VERY_LIGHT), so does every empty box with printed text in it (the print hides what
-    little of such a mark shows). (A sheet with few marks says nothing about how light
-    they are: its faintly inked boxes are mostly noise.) Returns the sheet's contrast: its
-    typical mark's level over its typical ink threshold (inf with too few marks)."""
+    goes to review instead. (A sheet with few marks says nothing about how light they are:
+    its faintly inked boxes are mostly noise.) Returns the sheet's contrast: its typical
+    mark's level over its typical ink threshold (inf with too few marks)."""
     levels = [m.features["level"] for m in marks.values()
               if (m.state if m.state != REVIEW else m.likely) in (CHECKED, SLASHED)]
     if len(levels) < LIGHT_MIN_MARKS:
@@ -1335,15 +1330,45 @@ def _light_sheet_review(marks: dict[str, Mark], t_ink: np.ndarray, printed: set[
         return contrast
     for rid, m in marks.items():
         f = m.features
-        if m.state != EMPTY:
-            continue
-        if f.get("fill", 0) >= LIGHT_FILL or f.get("level", 0) >= LIGHT_LEVEL:
+        if m.state == EMPTY and (f.get("fill", 0) >= LIGHT_FILL
+                                 or f.get("level", 0) >= LIGHT_LEVEL):
             marks[rid] = Mark(REVIEW, 0.4, EMPTY, "light marks on this sheet: a faint mark "
                               "below the thresholds?", f, INK)
-        elif contrast < VERY_LIGHT and rid in printed:
-            marks[rid] = Mark(REVIEW, 0.35, EMPTY, "very light marks on this sheet: a mark "
-                              "hidden by the print?", f, INK)
     return contrast
+
+
+def _sure_contrast(marks: dict[str, Mark], levels: list[float]) -> float:
+    """The typical level of the sure marks over the sheet's typical ink threshold."""
+    t_ink = [m.features["t_ink"] for m in marks.values() if "t_ink" in m.features]
+    return float(np.median(levels)) / max(float(np.median(t_ink)) if t_ink else 0.0, 1e-6)
+
+
+def require_legible(reading: Reading, source: str) -> None:
+    """Refuse a sheet that could only be read by hand, with the fix:
+    - a washed-out or badly blurred photo: the print reads at under WASHED_GAIN of its
+      darkness, the outlines' haze in a blank box looks like a mark, and only a mark's
+      darkness tells them apart (the one such bench photo: 49 blank boxes read marked);
+    - a sheet whose typical mark is under FAINT_SHEET times its ink threshold, and whose
+      typical sure mark (at least FAINT_MIN_SURE of them) under FAINT_SURE: there, thin
+      pencil on a dim, blurred or distant photo leaves some marks with no pixel above the
+      paper's noise at all (up to a quarter of them on 300 harsh phone photos), so an
+      empty box means nothing; the 279 sheets above it had 5 such marks, on 3 sheets
+      under 1.35."""
+    gain = reading.print_look[1]
+    if gain < WASHED_GAIN:
+        raise InputFileError(
+            f"{source}: the photo is washed out or badly blurred (the printed sheet reads at "
+            f"only {gain:.0%} of its darkness, so the haze of its outlines looks like ink)",
+            "Take a sharp, evenly lit photo without glare, the sheet filling the frame.")
+    sure = [m.features["level"] for m in reading.marks.values() if m.state in (CHECKED, SLASHED)]
+    if (reading.contrast < FAINT_SHEET and len(sure) >= FAINT_MIN_SURE
+            and _sure_contrast(reading.marks, sure) < FAINT_SURE):
+        raise InputFileError(
+            f"{source}: the marks are too faint to read in this photo (the typical mark is "
+            f"only {reading.contrast:.0%} of the ink threshold that the photo's noise and "
+            "blur set, so some marks do not show at all)",
+            "Take a sharper, brighter photo closer to the sheet, or go over the marks with "
+            "a darker pen.")
 
 
 def _field_calibration(cal: Calibration, darkness: dict[str, np.ndarray], tpl: Template

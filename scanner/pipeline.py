@@ -31,11 +31,10 @@ from scanner.marks import (
     EMPTY,
     REVIEW,
     SLASHED,
-    VERY_LIGHT,
-    WASHED_GAIN,
     Mark,
     id_list,
     read_marks,
+    require_legible,
 )
 from scanner.ocr import engine
 from scanner.order import settle
@@ -151,21 +150,13 @@ def scan_page(page: PageImage, ocr: bool = True) -> SheetResult:
         tpl = blank(manifest, WORKING_DPI)
     with t.stage("marks"):
         reading = read_marks(canvas, tpl)
+    require_legible(reading, res.source)
     settled = settle(reading.marks, ordered_tracks(load_rules(manifest.edition)),
                      trust_empty=not reading.light)
     res.marks = reading.marks
     if settled:
         res.warnings.append(f"{len(settled)} unclear box(es) settled by the order their track "
                             f"is filled in: {id_list(settled)}")
-    if reading.print_look[1] < WASHED_GAIN:
-        res.warnings.append(f"the photo is washed out or badly blurred (the print reads at "
-                            f"{reading.print_look[1]:.0%} of its darkness): every inked box "
-                            "is sent to review; a sharper, evenly lit photo reads better")
-    if reading.contrast < VERY_LIGHT:
-        res.warnings.append("the marks on this sheet are barely darker than the photo's noise "
-                            f"(their typical darkness is {reading.contrast:.0%} of the ink "
-                            "threshold): every empty box with printed text in it is sent to "
-                            "review; a sharper, brighter photo or a darker pen reads better")
     if reading.faint:
         res.warnings.append(f"{len(reading.faint)} faint mark(s) (pencil?) read as marked: "
                             f"{id_list(reading.faint)}")

@@ -37,7 +37,16 @@ import cv2
 import numpy as np
 
 from scanner import fields as fieldreader
-from scanner.marks import CHECKED, EMPTY, REVIEW, SLASHED, Mark, id_list, read_marks
+from scanner.marks import (
+    CHECKED,
+    EMPTY,
+    REVIEW,
+    SLASHED,
+    Mark,
+    id_list,
+    read_marks,
+    require_legible,
+)
 from scanner.template import RegionGeom, Template, blank_pages, build, render_blank
 from sheets.manifest import Manifest
 
@@ -158,6 +167,7 @@ def _read_page(res: Any, canvas: np.ndarray, ocr: bool, timer: Any, dpi: float) 
     res.manifest = tpl.manifest
     with timer.stage("marks"):
         reading = read_marks(canvas, tpl)
+    require_legible(reading, res.source)
     res.marks = reading.marks
     res.canvas = canvas
     if reading.faint:

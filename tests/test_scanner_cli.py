@@ -196,3 +196,31 @@ def test_jobs_uses_processes(tmp_path: Path, cli: Cli) -> None:
     r = cli("scan", "--json", "--no-ocr", "--jobs", "2", *paths)
     assert r.returncode == ExitCode.OK, r.stderr
     assert [o["score"]["total"] for o in json.loads(r.stdout)] == [10, 10]
+
+
+def test_a_photo_whose_marks_are_too_faint_is_refused_with_the_fix(tmp_path: Path,
+                                                                   cli: Cli) -> None:
+    """Light grey pencil photographed from afar, dim and out of focus (bench case 70 of
+    seed 11's harsh phone set): a quarter of its marks leave no pixel above the photo's
+    noise, so the scanner says so instead of reading them as empty."""
+    assert_refused(tmp_path, cli, 235837890543433, "too faint to read", "darker pen")
+
+
+def test_a_washed_out_photo_is_refused_with_the_fix(tmp_path: Path, cli: Cli) -> None:
+    """A black pen photographed out of focus at ~90-140 px/inch, overexposed (bench case
+    82 of seed 0's harsh phone set): the print reads at 42 % of its darkness."""
+    assert_refused(tmp_path, cli, 63867567125361, "washed out", "evenly lit")
+
+
+def assert_refused(tmp_path: Path, cli: Cli, seed: int, what: str, fix: str) -> None:
+    """The synthetic harsh phone photo `seed` is refused: one line, exit code 3, the
+    photo left as it was."""
+    from scanner.synthetic import make_case, write_case
+
+    photo = write_case(make_case(seed, "phone"), tmp_path, "photo")
+    before = photo.read_bytes()
+    r = cli("scan", "--no-ocr", str(photo))
+    assert r.returncode == ExitCode.INPUT_FILE
+    err = r.stderr.decode()
+    assert err.count("\n") == 1 and what in err and fix in err, err
+    assert photo.read_bytes() == before
