@@ -93,7 +93,7 @@ PRINT_CORE = 0.3  # print this dark on the photo is its solid core: ink over it 
 #                   by the light the print lets through (below: the print's blurred edge)
 OVER_FLOOR = 0.25  # ... and the print never taken to let through less (noise amplified)
 WASHED_GAIN = 0.55  # print reading lighter than this share of its darkness: a photo too
-#                    washed out or blurred to trust any inked box (sheets measure 0.65-1.9):
+#                    washed out or blurred to trust any inked box (sheets measure 0.65-3):
 #                    refused (require_legible)
 # a sheet whose typical mark (median level of the boxes with faint ink, at least 20 of
 # them) is under 1.5x its ink threshold is "light": its empty boxes with some ink inside
@@ -1360,9 +1360,10 @@ def require_legible(reading: Reading, source: str) -> None:
             f"{source}: the photo is washed out or badly blurred (the printed sheet reads at "
             f"only {gain:.0%} of its darkness, so the haze of its outlines looks like ink)",
             "Take a sharp, evenly lit photo without glare, the sheet filling the frame.")
-    sure = [m.features["level"] for m in reading.marks.values() if m.state in (CHECKED, SLASHED)]
-    if (reading.contrast < FAINT_SHEET and len(sure) >= FAINT_MIN_SURE
-            and _sure_contrast(reading.marks, sure) < FAINT_SURE):
+    sure_levels = [m.features["level"] for m in reading.marks.values()
+                   if m.state in (CHECKED, SLASHED)]
+    if (reading.contrast < FAINT_SHEET and len(sure_levels) >= FAINT_MIN_SURE
+            and _sure_contrast(reading.marks, sure_levels) < FAINT_SURE):
         raise InputFileError(
             f"{source}: the marks are too faint to read in this photo (the typical mark is "
             f"only {reading.contrast:.0%} of the ink threshold that the photo's noise and "

@@ -37,16 +37,7 @@ import cv2
 import numpy as np
 
 from scanner import fields as fieldreader
-from scanner.marks import (
-    CHECKED,
-    EMPTY,
-    REVIEW,
-    SLASHED,
-    Mark,
-    id_list,
-    read_marks,
-    require_legible,
-)
+from scanner.marks import CHECKED, EMPTY, REVIEW, SLASHED, Mark, id_list, read_marks, require_legible
 from scanner.template import RegionGeom, Template, blank_pages, build, render_blank
 from sheets.manifest import Manifest
 
