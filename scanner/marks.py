@@ -26,6 +26,7 @@ Per sheet (see docs/scanner.md for the rules and why):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -1325,7 +1326,7 @@ def _light_sheet_review(marks: dict[str, Mark], t_ink: np.ndarray) -> float:
               if (m.state if m.state != REVIEW else m.likely) in (CHECKED, SLASHED)]
     if len(levels) < LIGHT_MIN_MARKS:
         return float("inf")
-    contrast = float(np.median(levels)) / max(float(np.median(t_ink)), 1e-6)
+    contrast = _contrast(levels, t_ink)
     if contrast >= LIGHT_RATIO:
         return contrast
     for rid, m in marks.items():
@@ -1337,10 +1338,10 @@ def _light_sheet_review(marks: dict[str, Mark], t_ink: np.ndarray) -> float:
     return contrast
 
 
-def _sure_contrast(marks: dict[str, Mark], levels: list[float]) -> float:
-    """The typical level of the sure marks over the sheet's typical ink threshold."""
-    t_ink = [m.features["t_ink"] for m in marks.values() if "t_ink" in m.features]
-    return float(np.median(levels)) / max(float(np.median(t_ink)) if t_ink else 0.0, 1e-6)
+def _contrast(levels: Sequence[float], t_ink: Sequence[float] | np.ndarray) -> float:
+    """A typical mark's level over the typical ink threshold."""
+    return float(np.median(levels)) / max(float(np.median(t_ink)) if len(t_ink) else 0.0,
+                                          1e-6)
 
 
 def require_legible(reading: Reading, source: str) -> None:
@@ -1363,7 +1364,8 @@ def require_legible(reading: Reading, source: str) -> None:
     sure_levels = [m.features["level"] for m in reading.marks.values()
                    if m.state in (CHECKED, SLASHED)]
     if (reading.contrast < FAINT_SHEET and len(sure_levels) >= FAINT_MIN_SURE
-            and _sure_contrast(reading.marks, sure_levels) < FAINT_SURE):
+            and _contrast(sure_levels, [m.features["t_ink"] for m in reading.marks.values()
+                                        if "t_ink" in m.features]) < FAINT_SURE):
         raise InputFileError(
             f"{source}: the marks are too faint to read in this photo (the typical mark is "
             f"only {reading.contrast:.0%} of the ink threshold that the photo's noise and "

@@ -603,6 +603,11 @@ def test_haze_over_a_box_is_not_a_mark_however_much_of_it() -> None:
 
 
 
+def _reading(marks: dict[str, Mark], contrast: float, gain: float = 1.0) -> Reading:
+    return Reading(marks, Calibration(0.0, 0.01, 0.2, 0.12), {}, {}, print_look=(1.4, gain),
+                   contrast=contrast)
+
+
 def _marked(level: float) -> Mark:
     return Mark(CHECKED, 0.9, CHECKED, "", {"level": level, "fill": 0.3})
 
@@ -618,7 +623,7 @@ def test_a_sheet_whose_marks_are_barely_darker_than_its_ink_threshold_is_refused
                                                          "t_ink": 0.2})
     contrast = _light_sheet_review(marks, np.full(25, 0.2))
     assert contrast == pytest.approx(level / 0.2)
-    reading = Reading(marks, Calibration(0.0, 0.01, 0.2, 0.12), {}, {}, contrast=contrast)
+    reading = _reading(marks, contrast)
     if refused:
         with pytest.raises(InputFileError) as e:
             require_legible(reading, "sheet.jpg")
@@ -640,12 +645,10 @@ def test_dark_sure_marks_keep_a_sheet_of_faint_phantoms_from_being_refused() -> 
     marks |= {f"promotion.{k}": box(REVIEW, 0.18) for k in range(40)}
     contrast = _light_sheet_review(marks, np.full(52, 0.2))
     assert contrast < 1.2
-    require_legible(Reading(marks, Calibration(0.0, 0.01, 0.2, 0.12), {}, {},
-                            contrast=contrast), "sheet.jpg")
+    require_legible(_reading(marks, contrast), "sheet.jpg")
     marks |= {f"mission.{k}": box(CHECKED, 0.22) for k in range(12)}  # the sure ones faint too
     with pytest.raises(InputFileError):
-        require_legible(Reading(marks, Calibration(0.0, 0.01, 0.2, 0.12), {}, {},
-                                contrast=contrast), "sheet.jpg")
+        require_legible(_reading(marks, contrast), "sheet.jpg")
 
 
 def test_a_washed_out_photo_is_refused_whatever_its_marks() -> None:
@@ -653,8 +656,7 @@ def test_a_washed_out_photo_is_refused_whatever_its_marks() -> None:
     in blank boxes, so the sheet is refused with the fix instead of read by guesswork."""
     marks = {f"promotion.{k}": _marked(0.6) for k in range(1, 25)}
     for gain, refused in ((0.42, True), (0.6, False)):
-        reading = Reading(marks, Calibration(0.0, 0.01, 0.2, 0.12), {}, {},
-                          print_look=(1.4, gain), contrast=3.0)
+        reading = _reading(marks, 3.0, gain)
         if refused:
             with pytest.raises(InputFileError) as e:
                 require_legible(reading, "sheet.jpg")
