@@ -58,7 +58,12 @@ F_TRACE = 0.05  # faint ink on less than this, barely above the noise: a trace (
 F_FILLED = 0.85  # a box inked edge to edge: coloured in, or cancelled
 HALO_CANCEL = 0.5  # ...and this much of the rim around it inked: filled over: cancelled
 HALO_REVIEW = 0.3  # between the two: review (a box coloured in spills up to 0.25 mm past its
-#                    edge: blurred, that inks up to about a third of the rim)
+#                    edge: blurred, that inks up to about a third of the rim) ...
+SIDE_SEEN, SIDE_INKED = 0.3, 0.4  # ... unless the rim, seen on three sides or more (each along
+#   SIDE_SEEN of the box's edge), is inked along SIDE_INKED of each side's length on every
+#   side (a correction's loop: cancelled) or on one side at most (a neighbour's mark or a
+#   stroke passing by: coloured in). The bench's corrections ink 2 sides or more at 0.61 and
+#   over; boxes coloured in with such ink nearby, one side (docs/scanner.md)
 STRUCK_MM = 0.6  # strokes through the rim reaching this far out: struck through (review)
 STRUCK_SPAN_MM = 0.25  # ... across this much of the rim's depth (not a speck)
 # slash or tick/cross: the share of the ink on a second straight band once the best band
@@ -950,19 +955,22 @@ def _sides(d: np.ndarray, inside: np.ndarray, t: float) -> float:
 
 def halo_ink(canvas: np.ndarray, tpl: Template, g: RegionGeom, shift: tuple[int, int],
              paper: float, level: float, cal: Calibration, pad: int = 0
-             ) -> tuple[float, int]:
+             ) -> dict[str, float]:
     """How the rim around a box (HALO_MM outside its outline) is inked: the inked
-    fraction, and how many separate strokes cross it. A correction fills the box and
-    scribbles through its rim (or strikes it through past the outline); a box coloured
-    in to mark it stays inside. A rim pixel is inked when it is at least half as dark as
-    the box's own ink."""
+    fraction (halo), how many separate strokes cross it (halo_strokes), and on how many
+    of the sides seen (halo_seen) it is inked along SIDE_INKED of their length
+    (halo_sides). A correction fills the box and scribbles round it through the rim, on
+    every side (or strikes it through past the outline); a box coloured in to mark it
+    stays inside, and ink from one side only is a neighbour's mark or a stroke passing
+    by. A rim pixel is inked when it is at least half as dark as the box's own ink."""
+    none = {"halo": 0.0, "halo_strokes": 0, "halo_sides": 0, "halo_seen": 0}
     if g.halo_mask is None or not g.halo_mask.any():
-        return 0.0, 0
+        return none
     u0, v0, u1, v1 = g.halo
     du, dv = shift
     obs = canvas[v0 + dv + pad:v1 + dv + pad, u0 + du + pad:u1 + du + pad].astype(np.float32)
     if obs.shape != g.halo_mask.shape:
-        return 0.0, 0
+        return none
     d = cv2.blur(np.clip(1.0 - obs / max(paper, 1.0), 0.0, 1.0), (3, 3))
     printed = tpl.ink_max[v0:v1, u0:u1]
     t = max(cal.t_ink, 0.5 * level)
@@ -983,7 +991,32 @@ def halo_ink(canvas: np.ndarray, tpl: Template, g: RegionGeom, shift: tuple[int,
         np.minimum.at(lo, lab, dd)
         np.maximum.at(hi, lab, dd)
         strokes = int(((hi >= STRUCK_MM) & (hi - lo >= STRUCK_SPAN_MM))[1:].sum())
-    return float(inked[g.halo_mask].mean()), strokes
+    seen, sides = _rim_sides(inked, g)
+    return {"halo": float(inked[g.halo_mask].mean()), "halo_strokes": strokes,
+            "halo_sides": sides, "halo_seen": seen}
+
+
+def _rim_sides(inked: np.ndarray, g: RegionGeom) -> tuple[int, int]:
+    """The rim's sides (above, below, left, right of the box) seen along at least
+    SIDE_SEEN of the box's edge (the rest is other regions or print), and how many of
+    those are inked along SIDE_INKED of the length seen."""
+    assert g.halo_mask is not None
+    u0, v0 = g.halo[:2]
+    bu0, bv0, bu1, bv1 = (max(0, g.box[0] - u0), max(0, g.box[1] - v0), g.box[2] - u0,
+                          g.box[3] - v0)
+    m = g.halo_mask
+    strips = ((m[:bv0, bu0:bu1], inked[:bv0, bu0:bu1], 0), (m[bv1:, bu0:bu1], inked[bv1:, bu0:bu1], 0),
+              (m[bv0:bv1, :bu0], inked[bv0:bv1, :bu0], 1), (m[bv0:bv1, bu1:], inked[bv0:bv1, bu1:], 1))
+    seen = sides = 0
+    for mask, ink, axis in strips:
+        if mask.size == 0:
+            continue
+        along = mask.any(axis=axis)
+        if along.mean() < SIDE_SEEN:
+            continue
+        seen += 1
+        sides += int(ink.any(axis=axis)[along].mean() >= SIDE_INKED)
+    return seen, sides
 
 
 # --- classification ----------------------------------------------------------------------
@@ -1033,6 +1066,14 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
         if halo >= HALO_CANCEL:
             return Mark(CANCELLED, _conf(halo, HALO_CANCEL, 2 * HALO_CANCEL), CANCELLED, "", f)
         if halo >= HALO_REVIEW or struck:
+            # told by the rim's sides when the box is solidly inked (a blurred photo's
+            # haze can fill a small box and its rim faintly, evenly: review)
+            seen = f.get("halo_seen", 0) if ink >= F_FILLED else 0
+            sides = f.get("halo_sides", 0)
+            if seen >= 3 and sides == seen:  # ink all round: a correction's loop
+                return Mark(CANCELLED, 0.6, CANCELLED, "", f)
+            if seen >= 3 and sides <= 1:  # ink from one side: a neighbour's, or passing by
+                return Mark(CHECKED, 0.6, CHECKED, "", f)
             likely = (CANCELLED if halo >= (HALO_CANCEL + HALO_REVIEW) / 2 or struck
                       else CHECKED)
             return Mark(REVIEW, 0.45, likely, "box filled, with ink around it: coloured in "
@@ -1226,8 +1267,7 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
         if f["fill"] >= F_FILLED and inside.any():
             f["sides"] = _sides(d[k], inside, f["t_ink"])
             level = float(np.median(d[k][inside]))
-            f["halo"], f["halo_strokes"] = halo_ink(big, tpl, g, tuple(sh[k]), float(paper[k]),
-                                                    level, cal, pad)
+            f.update(halo_ink(big, tpl, g, tuple(sh[k]), float(paper[k]), level, cal, pad))
         executed = bool(st.executed[k])
         line = None
         if executed and (f["ink"] >= F_MARK * 0.5 or f["faint"] >= F_MARK):

@@ -186,6 +186,31 @@ def test_cancelled_box() -> None:
     assert 9 not in r.state.promotion
 
 
+def test_ink_round_a_filled_box_one_side_or_all_round() -> None:
+    """A box coloured in, with a neighbour's stroke running past one side, is checked; a
+    box filled and looped round on every side is a correction; past two sides: review."""
+    img = page(blank=True).copy()
+    mm = DPI / 25.4
+    out = round(0.6 * mm)
+    for rid in ("mission.strike.2", "mission.aid.2", "mission.trade.2"):
+        u0, v0, u1, v1 = _ink_box(img, rid, -0.1)
+        cv2.rectangle(img, (u0, v0), (u1, v1), 40, -1)
+        b0, c0, b1, c1 = _ink_box(img, rid)
+        if rid == "mission.strike.2":  # a stroke passing above it
+            cv2.line(img, (b0 - 2 * out, c0 - out), (b1 + 2 * out, c0 - out), 40, 3)
+        elif rid == "mission.aid.2":  # the scribble's loop all round
+            cv2.rectangle(img, (b0 - out, c0 - out), (b1 + out, c1 + out), 40, 3)
+        else:  # strokes out past two sides
+            cv2.line(img, (b0 - 2 * out, c0 - out), (b1 + out, c0 - out), 40, 3)
+            cv2.line(img, (b1 + out, c0 - out), (b1 + out, c1 + 2 * out), 40, 3)
+    r = scan(img)
+    m = r.marks
+    assert m["mission.strike.2"].state == CHECKED, m["mission.strike.2"]
+    assert m["mission.aid.2"].state == "cancelled", m["mission.aid.2"]
+    assert m["mission.trade.2"].state == "review", m["mission.trade.2"]
+    assert m["mission.trade.2"].features["halo_sides"] == 2
+
+
 def test_slash_and_cross_on_executed_boxes() -> None:
     r = scan(page("pen", seed=3))
     t = truth()
@@ -368,19 +393,25 @@ def test_light_sheet_rule_looks_at_the_boxes_read_as_marked() -> None:
     assert few["suspect"].state == EMPTY
 
 
-@pytest.mark.parametrize(("halo", "strokes", "state", "likely"), [
-    (0.05, 0, "checked", "checked"),  # coloured in, within its outline
-    (0.28, 1, "checked", "checked"),  # ... its spill blurred into the rim's inner part
-    (0.35, 1, "review", "checked"),
-    (0.45, 2, "review", "cancelled"),  # struck through past the outline
-    (0.6, 3, "cancelled", "cancelled"),  # filled and scribbled over all round
+@pytest.mark.parametrize(("halo", "strokes", "seen", "sides", "state", "likely"), [
+    (0.05, 0, 4, 0, "checked", "checked"),  # coloured in, within its outline
+    (0.28, 1, 4, 1, "checked", "checked"),  # ... its spill blurred into the rim's inner part
+    (0.35, 1, 4, 2, "review", "checked"),
+    (0.45, 2, 4, 2, "review", "cancelled"),  # struck through past the outline
+    (0.6, 3, 4, 4, "cancelled", "cancelled"),  # filled and scribbled over all round
+    (0.35, 1, 4, 1, "checked", "checked"),  # the rim's ink on one side: a neighbour's
+    (0.45, 2, 3, 1, "checked", "checked"),
+    (0.45, 2, 2, 1, "review", "cancelled"),  # two sides seen: too few to tell
+    (0.4, 2, 4, 4, "cancelled", "cancelled"),  # ink all round: a correction's loop
+    (0.4, 2, 4, 3, "review", "cancelled"),
 ])
-def test_filled_box_coloured_in_or_cancelled(halo: float, strokes: int, state: str,
-                                             likely: str) -> None:
+def test_filled_box_coloured_in_or_cancelled(halo: float, strokes: int, seen: int, sides: int,
+                                             state: str, likely: str) -> None:
     from scanner.marks import Calibration, classify
 
     f = {"n": 500.0, "ink": 1.0, "faint": 1.0, "centre": 1.0, "level": 0.8, "fill": 1.0,
-         "t_ink": 0.15, "t_faint": 0.09, "sides": 1.0, "halo": halo, "halo_strokes": strokes}
+         "t_ink": 0.15, "t_faint": 0.09, "sides": 1.0, "halo": halo, "halo_strokes": strokes,
+         "halo_seen": seen, "halo_sides": sides}
     mk = classify(f, False, None, Calibration(0.0, 0.01, 0.15, 0.09))
     assert (mk.state, mk.likely) == (state, likely)
 
