@@ -86,6 +86,10 @@ THICK_SLASH = 0.98  # a box inked over SLASH_MAX_INK is a sure slash only with t
 #                    its ink on one band (95 % of the bench's thick slashes have 0.98)
 FAT_FILL = 0.7  # ... and one inked over this (a marker's tick, blurred, merges into one fat
 #                stroke: 0.985 on its band) only with THICK_ONE (the bench's slashes: <= 0.61)
+END_GAP = 0.12  # a faint single stroke on a quiet sheet stopping less short than this of
+#                either end of its box (as a share of its length there) runs corner to
+#                corner: a slash (the bench's light slashes: up to 0.27; the one light tick
+#                whose short arm was lost in the print: 0.16)
 BENT_LINE, BENT_SPAN = 0.99, 0.89  # a single stroke with less of its ink on its band than
 #                                   this that crosses less of its box than this: review
 THICK_TWO = 0.93  # ... two (a tick, a cross) when no more than this does
@@ -752,6 +756,7 @@ class Strokes:
     second: float  # ... on the best band through what is left (>= SECOND_ANGLE from it)
     far: float  # ... more than FAR_GAP px beyond the first band's edges
     span: float  # how much of the box the first band's ink crosses (stroke_span)
+    end_gap: float  # ... and how far short of the box's end it stops, the farther end
     bulge: float  # how much wider than typical the ink gets along it (stroke_bulge)
 
 
@@ -769,7 +774,7 @@ def line_fraction(ys: np.ndarray, xs: np.ndarray, band: float, inside: np.ndarra
     slash's wobble, blur and ragged ends hug it). One band search serves them all."""
     n = ys.size
     if n < 4:
-        return Strokes(1.0, 0.0, 0.0, 0.0, 1.0)
+        return Strokes(1.0, 0.0, 0.0, 0.0, 1.0, 1.0)
     pts = np.stack([xs, ys], 1).astype(np.float32)
     c = pts.mean(axis=0)
     pts -= c
@@ -780,22 +785,26 @@ def line_fraction(ys: np.ndarray, xs: np.ndarray, band: float, inside: np.ndarra
     second = _best_bands(rest, band, a)[0] if rest.shape[0] >= 4 else float(rest.shape[0])
     along = np.array([normal[1], -normal[0]], np.float32)
     t = pts @ along
-    return Strokes(first / n, second / n, far, stroke_span(t[on], inside, c, normal, along, (lo, hi)),
-                   stroke_bulge(t, rho, band))
+    span, end_gap = stroke_span(t[on], inside, c, normal, along, (lo, hi))
+    return Strokes(first / n, second / n, far, span, end_gap, stroke_bulge(t, rho, band))
 
 
 def stroke_span(t_on: np.ndarray, inside: np.ndarray, c: np.ndarray, normal: np.ndarray,
-                along: np.ndarray, edges: tuple[float, float]) -> float:
+                along: np.ndarray, edges: tuple[float, float]) -> tuple[float, float]:
     """How much of the box the ink's main straight stroke crosses: the length of its ink
     along its band (`t_on`) over the length of the box's inside on that band (a slash
-    runs corner to corner, ~1; a tick's long arm starts near the middle, ~0.6-0.8)."""
+    runs corner to corner, ~1; a tick's long arm starts near the middle, ~0.6-0.8); and
+    the larger of the gaps its two ends leave to the box's ends, in the same measure (a
+    slash reaches both, a tick's long arm stops short at its vertex)."""
     iy, ix = np.nonzero(inside)
     q = np.stack([ix, iy], 1).astype(np.float32) - c
     rho = q @ normal
     ti = q[(rho >= edges[0]) & (rho < edges[1])] @ along
     if ti.size < 2 or t_on.size < 2:
-        return 0.0
-    return float((t_on.max() - t_on.min() + 1) / (ti.max() - ti.min() + 1))
+        return 0.0, 1.0
+    length = float(ti.max() - ti.min() + 1)
+    gap = max(float(t_on.min() - ti.min()), float(ti.max() - t_on.max()), 0.0)
+    return float((t_on.max() - t_on.min() + 1) / length), gap / length
 
 
 def stroke_bulge(t: np.ndarray, rho: np.ndarray, band: float) -> float:
@@ -833,7 +842,8 @@ def stroke_shape(dk: np.ndarray, over_k: np.ndarray, st: Stack, k: int, t_over: 
     band = max(6.0, 1.2 * stroke_width(m) + 2.0)
     sk = line_fraction(ys, xs, band, inside)
     line = (sk.first, sk.second)
-    shape = {"far": round(sk.far, 3), "span": round(sk.span, 3), "bulge": round(sk.bulge, 3)}
+    shape = {"far": round(sk.far, 3), "span": round(sk.span, 3), "end_gap": round(sk.end_gap, 3),
+             "bulge": round(sk.bulge, 3)}
     if fill >= SLASH_MAX_INK and _stroke_state(True, line, shape["far"]) != CHECKED:
         # a thick stroke or a box coloured in? a stroke leaves paper both sides
         split = paper_both_sides(m & inside, inside, band)
@@ -1136,10 +1146,16 @@ def _tick_like(f: dict[str, float], line: tuple[float, float] | None, cal: Calib
 def _light_stroke_state(executed: bool, f: dict[str, float], line: tuple[float, float] | None,
                         cal: Calibration) -> tuple[str, str]:
     """A light mark's state and likely state from its strokes: as a full mark's, but one
-    faint stroke is a slash only when there is ink enough (faint ink on 10 % of the box)
-    that a thin tick's short arm would have shown, and when no tick could look like it."""
+    faint stroke is a slash only when no tick could look like it and there is ink enough
+    (faint ink on 10 % of the box) that a thin tick's short arm would have shown; on a
+    quiet sheet (a scan, a clean photo) also a thinner one (a light pencil line) that runs
+    the box's length, corner to corner: a tick's long arm stops at its vertex, near the
+    middle, and there its short arm shows on such a sheet."""
     state = _stroke_state(executed, line, f.get("far", 0.0))
-    if state == SLASHED and (f["faint"] < F_MARK * 1.8 or _tick_like(f, line, cal)):
+    enough = f["faint"] >= F_MARK * 1.8 or (
+        cal.noise < QUIET_NOISE and f.get("end_gap", 1.0) < END_GAP and line is not None
+        and line[0] >= BENT_LINE and line[1] <= SECOND_SLASH / 5)
+    if state == SLASHED and (not enough or _tick_like(f, line, cal)):
         return REVIEW, SLASHED
     return state, (CHECKED if state == REVIEW else state)
 

@@ -446,6 +446,26 @@ def test_faint_tick_is_told_by_the_ink_off_its_main_stroke() -> None:
     assert classify({**f, "far": 0.0}, True, (0.86, 0.12), cal).state == "review"
 
 
+@pytest.mark.parametrize(("noise", "end_gap", "line2", "state"), [
+    (0.004, 0.05, 0.0, "slashed"),  # quiet sheet, corner to corner: a slash
+    (0.004, 0.2, 0.0, "review"),  # stops short of one end: a tick's long arm?
+    (0.004, 0.05, 0.03, "review"),  # a little ink on a second band: a short arm?
+    (0.02, 0.05, 0.0, "review"),  # a noisy photo: a short arm might not have shown
+])
+def test_thin_faint_slash_on_a_quiet_sheet(noise: float, end_gap: float, line2: float,
+                                           state: str) -> None:
+    """A light pencil slash covers only 6-10 % of its box: read as a slash on a quiet
+    sheet when it runs the box's length (a tick's short arm would have shown there)."""
+    from scanner.marks import Calibration, classify
+
+    f = {"n": 500.0, "ink": 0.03, "faint": 0.075, "centre": 0.15, "level": 0.17, "fill": 0.08,
+         "t_ink": 0.15, "t_faint": 0.09, "far": 0.0, "span": 0.9, "end_gap": end_gap,
+         "bulge": 1.2}
+    mk = classify(f, True, (1.0 - line2, line2), Calibration(0.0, noise, 0.15, 0.09))
+    assert mk.state == state, mk
+    assert mk.likely == "slashed" or noise > 0.01, mk
+
+
 def test_toner_speck_in_a_box_reads_empty() -> None:
     """A photocopier's speck (0.25 mm, blurred to 0.5 mm) in an empty box or bubble is no mark."""
     img = page(blank=True).copy()

@@ -199,3 +199,27 @@ def test_fat_tick_that_widens_at_its_vertex_is_a_tick() -> None:
     m = read(case).marks["mission.science.2"]
     assert case.truth["mission.science.2"] == CHECKED
     assert m.state == CHECKED, m
+
+
+def test_light_pencil_slashes_on_a_scan_read_as_slashes() -> None:
+    """A 150 dpi scan of a sheet marked in light pencil (bench case scan-150 14, seed 11):
+    its slashes are thin single strokes (faint ink on 6-10 % of a box) that run corner to
+    corner; on a quiet scan a tick's short arm would show, so each is read as a slash,
+    and every Executed box reads right, none left for review."""
+    case = make_case(case_seed(11, "scan-150", 14), "scan-150")
+    res = read(case)
+    executed = [rid for rid in BOXES if rid.startswith("mission.")]
+    slashes = [rid for rid in executed if case.truth[rid] == SLASHED]
+    assert len(slashes) >= 5
+    assert [rid for rid in executed
+            if meaning(rid, res.marks[rid].state) != meaning(rid, case.truth[rid])] == []
+
+
+def test_coloured_in_box_beside_a_neighbours_ink_is_checked() -> None:
+    """A box coloured in (bench case clean 6, seed 0) with its neighbour's ink crossing
+    its rim on one side only reads checked: a correction's scribble goes all round."""
+    case = make_case(case_seed(0, "clean", 6), "clean")
+    m = read(case).marks["mission.strike.2"]
+    assert case.truth["mission.strike.2"] == CHECKED
+    assert m.state == CHECKED, m
+    assert m.features["halo"] >= 0.3 and m.features["halo_sides"] == 1  # ink in its rim
