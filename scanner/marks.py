@@ -86,10 +86,10 @@ THICK_SLASH = 0.98  # a box inked over SLASH_MAX_INK is a sure slash only with t
 #                    its ink on one band (95 % of the bench's thick slashes have 0.98)
 FAT_FILL = 0.7  # ... and one inked over this (a marker's tick, blurred, merges into one fat
 #                stroke: 0.985 on its band) only with THICK_ONE (the bench's slashes: <= 0.61)
-END_GAP = 0.12  # a faint single stroke on a quiet sheet stopping less short than this of
-#                either end of its box (as a share of its length there) runs corner to
-#                corner: a slash (the bench's light slashes: up to 0.27; the one light tick
-#                whose short arm was lost in the print: 0.16)
+END_GAP, ALONE = 0.12, 0.01  # a faint single stroke on a quiet sheet (no more than ALONE
+#   of its ink on a second band) stopping less short than END_GAP of either edge of its box
+#   (as a share of the box's length along it) runs across the box: a slash (most of the
+#   bench's light slashes; the one light tick whose short arm was lost in the print: 0.16)
 BENT_LINE, BENT_SPAN = 0.99, 0.89  # a single stroke with less of its ink on its band than
 #                                   this that crosses less of its box than this: review
 THICK_TWO = 0.93  # ... two (a tick, a cross) when no more than this does
@@ -1001,20 +1001,19 @@ def halo_ink(canvas: np.ndarray, tpl: Template, g: RegionGeom, shift: tuple[int,
         np.minimum.at(lo, lab, dd)
         np.maximum.at(hi, lab, dd)
         strokes = int(((hi >= STRUCK_MM) & (hi - lo >= STRUCK_SPAN_MM))[1:].sum())
-    seen, sides = _rim_sides(inked, g)
+    seen, sides = _rim_sides(inked, g.halo_mask, (g.box[0] - u0, g.box[1] - v0,
+                                                  g.box[2] - u0, g.box[3] - v0))
     return {"halo": float(inked[g.halo_mask].mean()), "halo_strokes": strokes,
             "halo_sides": sides, "halo_seen": seen}
 
 
-def _rim_sides(inked: np.ndarray, g: RegionGeom) -> tuple[int, int]:
-    """The rim's sides (above, below, left, right of the box) seen along at least
-    SIDE_SEEN of the box's edge (the rest is other regions or print), and how many of
-    those are inked along SIDE_INKED of the length seen."""
-    assert g.halo_mask is not None
-    u0, v0 = g.halo[:2]
-    bu0, bv0, bu1, bv1 = (max(0, g.box[0] - u0), max(0, g.box[1] - v0), g.box[2] - u0,
-                          g.box[3] - v0)
-    m = g.halo_mask
+def _rim_sides(inked: np.ndarray, m: np.ndarray, box: tuple[int, int, int, int]
+               ) -> tuple[int, int]:
+    """The rim's sides (above, below, left, right of the `box`, in the rim's own pixels)
+    that its mask `m` shows along at least SIDE_SEEN of the box's edge (the rest is other
+    regions or print), and how many of those are inked along SIDE_INKED of the length
+    seen."""
+    bu0, bv0, bu1, bv1 = max(0, box[0]), max(0, box[1]), box[2], box[3]
     strips = ((m[:bv0, bu0:bu1], inked[:bv0, bu0:bu1], 0), (m[bv1:, bu0:bu1], inked[bv1:, bu0:bu1], 0),
               (m[bv0:bv1, :bu0], inked[bv0:bv1, :bu0], 1), (m[bv0:bv1, bu1:], inked[bv0:bv1, bu1:], 1))
     seen = sides = 0
@@ -1149,12 +1148,12 @@ def _light_stroke_state(executed: bool, f: dict[str, float], line: tuple[float, 
     faint stroke is a slash only when no tick could look like it and there is ink enough
     (faint ink on 10 % of the box) that a thin tick's short arm would have shown; on a
     quiet sheet (a scan, a clean photo) also a thinner one (a light pencil line) that runs
-    the box's length, corner to corner: a tick's long arm stops at its vertex, near the
-    middle, and there its short arm shows on such a sheet."""
+    across the box, edge to edge: a tick's long arm stops at its vertex, inside the box,
+    and there its short arm shows on such a sheet."""
     state = _stroke_state(executed, line, f.get("far", 0.0))
     enough = f["faint"] >= F_MARK * 1.8 or (
         cal.noise < QUIET_NOISE and f.get("end_gap", 1.0) < END_GAP and line is not None
-        and line[0] >= BENT_LINE and line[1] <= SECOND_SLASH / 5)
+        and line[0] >= BENT_LINE and line[1] <= ALONE)
     if state == SLASHED and (not enough or _tick_like(f, line, cal)):
         return REVIEW, SLASHED
     return state, (CHECKED if state == REVIEW else state)

@@ -447,7 +447,7 @@ def test_faint_tick_is_told_by_the_ink_off_its_main_stroke() -> None:
 
 
 @pytest.mark.parametrize(("noise", "end_gap", "line2", "state"), [
-    (0.004, 0.05, 0.0, "slashed"),  # quiet sheet, corner to corner: a slash
+    (0.004, 0.05, 0.0, "slashed"),  # quiet sheet, across the box: a slash
     (0.004, 0.2, 0.0, "review"),  # stops short of one end: a tick's long arm?
     (0.004, 0.05, 0.03, "review"),  # a little ink on a second band: a short arm?
     (0.02, 0.05, 0.0, "review"),  # a noisy photo: a short arm might not have shown
@@ -455,7 +455,7 @@ def test_faint_tick_is_told_by_the_ink_off_its_main_stroke() -> None:
 def test_thin_faint_slash_on_a_quiet_sheet(noise: float, end_gap: float, line2: float,
                                            state: str) -> None:
     """A light pencil slash covers only 6-10 % of its box: read as a slash on a quiet
-    sheet when it runs the box's length (a tick's short arm would have shown there)."""
+    sheet when it runs across the box (a tick's short arm would have shown there)."""
     from scanner.marks import Calibration, classify
 
     f = {"n": 500.0, "ink": 0.03, "faint": 0.075, "centre": 0.15, "level": 0.17, "fill": 0.08,

@@ -203,8 +203,8 @@ def test_fat_tick_that_widens_at_its_vertex_is_a_tick() -> None:
 
 def test_light_pencil_slashes_on_a_scan_read_as_slashes() -> None:
     """A 150 dpi scan of a sheet marked in light pencil (bench case scan-150 14, seed 11):
-    its slashes are thin single strokes (faint ink on 6-10 % of a box) that run corner to
-    corner; on a quiet scan a tick's short arm would show, so each is read as a slash,
+    its slashes are thin single strokes (faint ink on 6-10 % of a box) that run across
+    their box; on a quiet scan a tick's short arm would show, so each is read as a slash,
     and every Executed box reads right, none left for review."""
     case = make_case(case_seed(11, "scan-150", 14), "scan-150")
     res = read(case)
