@@ -88,8 +88,8 @@ FAT_FILL = 0.7  # ... and one inked over this (a marker's tick, blurred, merges 
 #                stroke: 0.985 on its band) only with THICK_ONE (the bench's slashes: <= 0.61)
 END_GAP, ALONE = 0.12, 0.01  # a faint single stroke on a quiet sheet (no more than ALONE
 #   of its ink on a second band) stopping less short than END_GAP of either edge of its box
-#   (as a share of the box's length along it) runs across the box: a slash (most of the
-#   bench's light slashes; the one light tick whose short arm was lost in the print: 0.16)
+#   (as a share of the box's length along it) runs across the box: a slash (18 of the
+#   bench's 22 such slashes; the one light tick whose short arm was lost in the print: 0.163)
 BENT_LINE, BENT_SPAN = 0.99, 0.89  # a single stroke with less of its ink on its band than
 #                                   this that crosses less of its box than this: review
 THICK_TWO = 0.93  # ... two (a tick, a cross) when no more than this does
