@@ -1077,12 +1077,12 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
         if halo >= HALO_REVIEW or struck:
             # told by the rim's sides when the box is solidly inked (a blurred photo's
             # haze can fill a small box and its rim faintly, evenly: review)
-            seen = f.get("halo_seen", 0) if ink >= F_FILLED else 0
-            sides = f.get("halo_sides", 0)
-            if seen >= 3 and sides == seen:  # ink all round: a correction's loop
-                return Mark(CANCELLED, 0.6, CANCELLED, "", f)
-            if seen >= 3 and sides <= 1:  # ink from one side: a neighbour's, or passing by
-                return Mark(CHECKED, 0.6, CHECKED, "", f)
+            seen, sides = f.get("halo_seen", 0), f.get("halo_sides", 0)
+            if ink >= F_FILLED and seen >= 3:
+                if sides == seen:  # ink all round: a correction's loop
+                    return Mark(CANCELLED, 0.6, CANCELLED, "", f)
+                if sides <= 1:  # ink from one side: a neighbour's, or passing by
+                    return Mark(CHECKED, 0.6, CHECKED, "", f)
             likely = (CANCELLED if halo >= (HALO_CANCEL + HALO_REVIEW) / 2 or struck
                       else CHECKED)
             return Mark(REVIEW, 0.45, likely, "box filled, with ink around it: coloured in "
