@@ -114,6 +114,8 @@ FAINT_SHEET = 1.2  # ... and one whose typical mark is under 1.2x that threshold
 FAINT_MIN_SURE, FAINT_SURE = 10, 1.3  # ... when at least this many boxes read as marked
 #   for sure, and they are faint too (under 1.3x): on a blurred, noisy photo the print's
 #   haze in many small boxes reads as light "marks" to review, and outnumbers dark ones
+UNCLEAR_SHARE = 0.1  # a light sheet with more of its boxes than this to review is refused
+#   too (require_legible): the bench's light phone photos have 8-21 or 34-75 of 309
 WHISPER = 0.004  # faint ink on this share of a box (2 px at 200 dpi): a whisper of ink
 QUIET_BOXES = 0.04  # a sheet whose unmarked boxes whisper no more often than this ...
 LIKE_MARKS = 0.6  # ... reads a little ink at least this share of its marks' level as a mark
@@ -1399,7 +1401,7 @@ def _contrast(levels: Sequence[float], t_ink: Sequence[float] | np.ndarray) -> f
                                           1e-6)
 
 
-def require_legible(reading: Reading, source: str) -> None:
+def require_legible(reading: Reading, source: str, anyway: bool = False) -> str | None:
     """Refuse a sheet that could only be read by hand, with the fix:
     - a washed-out or badly blurred photo: the print reads at under WASHED_GAIN of its
       darkness, the outlines' haze in a blank box looks like a mark, and only a mark's
@@ -1409,24 +1411,46 @@ def require_legible(reading: Reading, source: str) -> None:
       pencil on a dim, blurred or distant photo leaves some marks with no pixel above the
       paper's noise at all (up to a quarter of them on 300 harsh phone photos), so an
       empty box means nothing; the 279 sheets above it had 5 such marks, on 3 sheets
-      under 1.35."""
+      under 1.35;
+    - a light sheet (LIGHT_RATIO, its sure marks too) with over UNCLEAR_SHARE of its
+      boxes to review: checking them one by one on the paper is more work than a better
+      photo (call this once the boxes are settled: scanner.order).
+    With `anyway` (scan --read-anyway) the refusal is returned as a warning instead."""
+    err = _illegible(reading, source)
+    if err is None:
+        return None
+    if not anyway:
+        raise err
+    return f"read anyway, though {err.message.split(': ', 1)[1]}: check the whole sheet"
+
+
+def _illegible(reading: Reading, source: str) -> InputFileError | None:
+    fix = ("Take a sharper, brighter photo closer to the sheet, or go over the marks with "
+           "a darker pen (or scan with --read-anyway and check the sheet by hand).")
     gain = reading.print_look[1]
     if gain < WASHED_GAIN:
-        raise InputFileError(
+        return InputFileError(
             f"{source}: the photo is washed out or badly blurred (the printed sheet reads at "
             f"only {gain:.0%} of its darkness, so the haze of its outlines looks like ink)",
-            "Take a sharp, evenly lit photo without glare, the sheet filling the frame.")
+            "Take a sharp, evenly lit photo without glare, the sheet filling the frame (or "
+            "scan with --read-anyway and check the sheet by hand).")
     sure_levels = [m.features["level"] for m in reading.marks.values()
                    if m.state in (CHECKED, SLASHED)]
-    if (reading.contrast < FAINT_SHEET and len(sure_levels) >= FAINT_MIN_SURE
-            and _contrast(sure_levels, [m.features["t_ink"] for m in reading.marks.values()
-                                        if "t_ink" in m.features]) < FAINT_SURE):
-        raise InputFileError(
+    sure = (_contrast(sure_levels, [m.features["t_ink"] for m in reading.marks.values()
+                                    if "t_ink" in m.features])
+            if len(sure_levels) >= FAINT_MIN_SURE else float("inf"))
+    if reading.contrast < FAINT_SHEET and sure < FAINT_SURE:
+        return InputFileError(
             f"{source}: the marks are too faint to read in this photo (the typical mark is "
             f"only {reading.contrast:.0%} of the ink threshold that the photo's noise and "
-            "blur set, so some marks do not show at all)",
-            "Take a sharper, brighter photo closer to the sheet, or go over the marks with "
-            "a darker pen.")
+            "blur set, so some marks do not show at all)", fix)
+    unclear = sum(m.state == REVIEW for m in reading.marks.values())
+    if reading.light and sure < LIGHT_RATIO and unclear > UNCLEAR_SHARE * len(reading.marks):
+        return InputFileError(
+            f"{source}: the marks are too faint to read this photo with confidence "
+            f"({unclear} of {len(reading.marks)} boxes unclear; the typical mark is only "
+            f"{reading.contrast:.0%} of the ink threshold)", fix)
+    return None
 
 
 def _field_calibration(cal: Calibration, darkness: dict[str, np.ndarray], tpl: Template

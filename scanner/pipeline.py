@@ -95,8 +95,9 @@ def _check_kind(kind: str, source: str) -> None:
                              f"Scan a sheet of kind {', '.join(READABLE_KINDS)}.")
 
 
-def scan_page(page: PageImage, ocr: bool = True) -> SheetResult:
-    """Read one page image; errors are raised (the caller records them)."""
+def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetResult:
+    """Read one page image; errors are raised (the caller records them). `anyway`: read a
+    sheet too faint or washed out to trust, with a warning (scanner.marks.require_legible)."""
     from game.opial.marks import ordered_tracks
     from game.opial.rules import load_rules
     from sheets.render import layout_for_code
@@ -145,14 +146,16 @@ def scan_page(page: PageImage, ocr: bool = True) -> SheetResult:
     if manifest.kind in SPACER_KINDS:
         from scanner import spacer
 
-        return spacer.read_page(res, canvas, ocr, t, WORKING_DPI)
+        return spacer.read_page(res, canvas, ocr, t, WORKING_DPI, anyway)
     with t.stage("template"):
         tpl = blank(manifest, WORKING_DPI)
     with t.stage("marks"):
         reading = read_marks(canvas, tpl)
-    require_legible(reading, res.source)
     settled = settle(reading.marks, ordered_tracks(load_rules(manifest.edition)),
                      trust_empty=not reading.light)
+    refused = require_legible(reading, res.source, anyway)
+    if refused:
+        res.warnings.append(refused)
     res.marks = reading.marks
     if settled:
         res.warnings.append(f"{len(settled)} unclear box(es) settled by the order their track "
@@ -294,8 +297,9 @@ def form_result(form: FormPage) -> SheetResult:
     return res
 
 
-def scan_file(path: str, ocr: bool = True) -> list[SheetResult]:
-    """Every sheet in one input file; failures are results with `error` set."""
+def scan_file(path: str, ocr: bool = True, anyway: bool = False) -> list[SheetResult]:
+    """Every sheet in one input file; failures are results with `error` set (`anyway`:
+    see scan_page)."""
     out: list[SheetResult] = []
     try:
         for item in pages(path):
@@ -306,7 +310,7 @@ def scan_file(path: str, ocr: bool = True) -> list[SheetResult]:
                 if isinstance(item, FormPage):
                     out.append(form_result(item))
                 else:
-                    out.append(scan_page(item, ocr))
+                    out.append(scan_page(item, ocr, anyway))
             except StarsheetsError as e:
                 out.append(SheetResult(item.source, error=e))
     except StarsheetsError as e:

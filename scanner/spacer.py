@@ -133,16 +133,18 @@ def which_page(canvas: np.ndarray, manifest: Manifest, dpi: float) -> tuple[int,
 
 
 # --- one page -------------------------------------------------------------------------------
-def read_page(res: Any, canvas: np.ndarray, ocr: bool, timer: Any, dpi: float) -> Any:
+def read_page(res: Any, canvas: np.ndarray, ocr: bool, timer: Any, dpi: float,
+              anyway: bool = False) -> Any:
     """Read one rectified page of a Spacer form into `res` (a pipeline.SheetResult whose
     kind, code and manifest are set): its marks, fields and page number (`res.spacer`,
     a SpacerPage; `res.review` lists what to check on this page, for its overlay)."""
-    _read_page(res, canvas, ocr, timer, dpi)
+    _read_page(res, canvas, ocr, timer, dpi, anyway)
     res.review = list(res.spacer.review)
     return res
 
 
-def _read_page(res: Any, canvas: np.ndarray, ocr: bool, timer: Any, dpi: float) -> Any:
+def _read_page(res: Any, canvas: np.ndarray, ocr: bool, timer: Any, dpi: float,
+               anyway: bool) -> Any:
     from scanner.ocr import engine
     from starsheets.errors import NotASheetError
 
@@ -158,7 +160,9 @@ def _read_page(res: Any, canvas: np.ndarray, ocr: bool, timer: Any, dpi: float) 
     res.manifest = tpl.manifest
     with timer.stage("marks"):
         reading = read_marks(canvas, tpl)
-    require_legible(reading, res.source)
+    refused = require_legible(reading, res.source, anyway)
+    if refused:
+        res.warnings.append(refused)
     res.marks = reading.marks
     res.canvas = canvas
     if reading.faint:

@@ -702,6 +702,28 @@ def test_dark_sure_marks_keep_a_sheet_of_faint_phantoms_from_being_refused() -> 
         require_legible(_reading(marks, contrast), "sheet.jpg")
 
 
+@pytest.mark.parametrize(("contrast", "unclear", "refused"), [
+    (1.3, 31, True), (1.3, 30, False), (1.49, 40, True), (1.6, 80, False)])
+def test_a_light_sheet_with_over_a_tenth_of_its_boxes_unclear_is_refused(
+        contrast: float, unclear: int, refused: bool) -> None:
+    """Checking more than one box in ten by hand is more work than a better photo; on a
+    sheet whose marks are dark (not light, LIGHT_RATIO) reviews have other causes."""
+    marks = {f"promotion.{k}": Mark(CHECKED, 0.9, CHECKED, "", {
+        "level": 0.3 * contrast, "fill": 0.3, "t_ink": 0.3}) for k in range(300)}
+    for k in range(unclear):
+        marks[f"promotion.{k}"] = Mark(REVIEW, 0.4, EMPTY, "light marks on this sheet", {})
+    reading = _reading(marks, contrast)
+    if refused:
+        with pytest.raises(InputFileError) as e:
+            require_legible(reading, "sheet.jpg")
+        assert f"{unclear} of 300 boxes unclear" in e.value.message
+        assert "--read-anyway" in e.value.fix
+        warning = require_legible(reading, "sheet.jpg", anyway=True)
+        assert warning is not None and warning.startswith("read anyway, though the marks")
+    else:
+        assert require_legible(reading, "sheet.jpg") is None
+
+
 def test_a_washed_out_photo_is_refused_whatever_its_marks() -> None:
     """The print reading at under 55 % of its darkness: the outlines' haze looks like ink
     in blank boxes, so the sheet is refused with the fix instead of read by guesswork."""

@@ -212,6 +212,27 @@ def test_a_washed_out_photo_is_refused_with_the_fix(tmp_path: Path, cli: Cli) ->
     assert_refused(tmp_path, cli, 63867567125361, "washed out", "evenly lit")
 
 
+def test_a_photo_with_too_many_unclear_boxes_is_refused_with_the_fix(tmp_path: Path,
+                                                                    cli: Cli) -> None:
+    """Light pencil on a dim photo (bench case 61 of seed 11's harsh phone set): its marks
+    show, but 72 of 309 boxes are unclear; a better photo is less work than that."""
+    assert_refused(tmp_path, cli, 92270813424536, "72 of 309 boxes unclear", "--read-anyway")
+
+
+def test_read_anyway_reads_a_refused_photo_with_a_warning(tmp_path: Path, cli: Cli) -> None:
+    """The too-faint photo above, read all the same when the user asks: a sheet with its
+    unclear boxes to review and the refusal as a warning (exit 1: look at it)."""
+    from scanner.synthetic import make_case, write_case
+
+    photo = write_case(make_case(235837890543433, "phone"), tmp_path, "photo")
+    r = cli("scan", "--no-ocr", "--json", "--read-anyway", str(photo))
+    assert r.returncode == ExitCode.FINDINGS, r.stderr
+    (sheet,) = json.loads(r.stdout)
+    assert any(w.startswith("read anyway, though the marks are too faint")
+               for w in sheet["warnings"])
+    assert sheet["review"] and sheet["score"]["total"] > 0
+
+
 def assert_refused(tmp_path: Path, cli: Cli, seed: int, what: str, fix: str) -> None:
     """The synthetic harsh phone photo `seed` is refused: one line, exit code 3, the
     photo left as it was."""

@@ -21,13 +21,13 @@ def _stem(source: str, base: str) -> str:
 
 
 def _scan_one(path: str, base: str, overlay_dir: str | None, out_dir: str | None,
-              ocr: bool, verbose: bool) -> list[dict[str, Any]]:
+              ocr: bool, anyway: bool, verbose: bool) -> list[dict[str, Any]]:
     """Scan one input (runs in a worker process with --jobs): per sheet, its JSON, its
     summary lines and its exit code. Never raises."""
     from scanner.pipeline import scan_file
 
     try:
-        results = scan_file(path, ocr=ocr)
+        results = scan_file(path, ocr=ocr, anyway=anyway)
     except Exception as e:  # a bug: report it for this file, go on with the batch
         if verbose:
             traceback.print_exc()
@@ -128,9 +128,12 @@ def _overall(codes: list[int]) -> ExitCode:
 @click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Scan this many files at once (processes).")
 @click.option("--no-ocr", is_flag=True, help="Do not read the name and written score.")
+@click.option("--read-anyway", "anyway", is_flag=True,
+              help="Read sheets refused as too faint or washed out to trust, with a warning: "
+                   "their unclear boxes go to review, and a mark may not show at all.")
 @click.pass_context
 def scan(ctx: click.Context, files: tuple[str, ...], as_json: bool, overlay_dir: str | None,
-         out_dir: str | None, jobs: int, no_ocr: bool) -> ExitCode:
+         out_dir: str | None, jobs: int, no_ocr: bool, anyway: bool) -> ExitCode:
     """Read filled sheets: photos (JPEG, PNG, TIFF, WebP), scanned PDFs, fillable PDFs.
 
     Each sheet is located by its corner markers, identified by its QR code, flattened,
@@ -146,8 +149,8 @@ def scan(ctx: click.Context, files: tuple[str, ...], as_json: bool, overlay_dir:
     verbose = bool(ctx.obj.verbose) if ctx.obj is not None else False
     paths = list(files)
     bases = _bases(paths)
-    args = [(p, b, overlay_dir, out_dir, not no_ocr, verbose) for p, b in zip(paths, bases,
-                                                                               strict=True)]
+    args = [(p, b, overlay_dir, out_dir, not no_ocr, anyway, verbose)
+            for p, b in zip(paths, bases, strict=True)]
     per_file: list[list[dict[str, Any]]] = []
     with bar(len(paths), "scanning", "file") as progress:
         if jobs > 1 and len(paths) > 1:
