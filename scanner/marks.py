@@ -56,14 +56,19 @@ F_CENTRE = 0.04  # a mark crosses the middle of the box; ink only at the edge is
 SPECK_MM = 0.7  # ink in pieces no longer than this (and little of it): specks, empty
 F_TRACE = 0.05  # faint ink on less than this, barely above the noise: a trace (empty)
 F_FILLED = 0.85  # a box inked edge to edge: coloured in, or cancelled
-HALO_CANCEL = 0.5  # ...and this much of the rim around it inked: filled over: cancelled
+HALO_CANCEL = 0.5  # ...and this much of the rim around it inked (all round): filled over:
+#                    cancelled
 HALO_REVIEW = 0.3  # between the two: review (a box coloured in spills up to 0.25 mm past its
 #                    edge: blurred, that inks up to about a third of the rim) ...
 SIDE_SEEN, SIDE_INKED = 0.3, 0.4  # ... unless the rim, seen on three sides or more (each along
 #   SIDE_SEEN of the box's edge), is inked along SIDE_INKED of each side's length on every
 #   side (a correction's loop: cancelled) or on one side at most (a neighbour's mark or a
 #   stroke passing by: coloured in). The bench's corrections ink 2 sides or more at 0.61 and
-#   over; boxes coloured in with such ink nearby, one side (docs/scanner.md)
+#   over (all their sides seen over HALO_CANCEL); boxes coloured in with such ink nearby,
+#   one side, or 2-3 of 4 (review) (docs/scanner.md)
+SOLID_INK = 0.6  # a box over the threshold all over, but with ink (print taken away) on less
+#   of it than this, and its rim inked: dim paper under a cross, not a fill (review; the
+#   bench's corrections ink 0.65 and over, two crosses on a dim photo 0.49 and 0.51)
 STRUCK_MM = 0.6  # strokes through the rim reaching this far out: struck through (review)
 STRUCK_SPAN_MM = 0.25  # ... across this much of the rim's depth (not a speck)
 # slash or tick/cross: the share of the ink on a second straight band once the best band
@@ -1074,23 +1079,23 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
     if filled:
         halo = f.get("halo", 0.0)
         struck = f.get("halo_strokes", 0) >= 2  # struck through past the outline
-        if halo >= HALO_CANCEL:
+        if halo < HALO_REVIEW and not struck:
+            return Mark(CHECKED, _conf(HALO_CANCEL - halo, HALO_CANCEL - HALO_REVIEW,
+                                       HALO_CANCEL), CHECKED, "", f)
+        # ink in the rim: told by its sides when the box is solidly inked (a blurred
+        # photo's haze can fill a small box and its rim faintly, evenly)
+        seen, sides = f.get("halo_seen", 0), f.get("halo_sides", 0)
+        solid = ink >= F_FILLED
+        if solid and seen >= 3 and sides <= 1:  # from one side: a neighbour's, passing by
+            return Mark(CHECKED, 0.6, CHECKED, "", f)
+        if halo >= HALO_CANCEL and ink >= SOLID_INK and (seen < 3 or sides == seen):
             return Mark(CANCELLED, _conf(halo, HALO_CANCEL, 2 * HALO_CANCEL), CANCELLED, "", f)
-        if halo >= HALO_REVIEW or struck:
-            # told by the rim's sides when the box is solidly inked (a blurred photo's
-            # haze can fill a small box and its rim faintly, evenly: review)
-            seen, sides = f.get("halo_seen", 0), f.get("halo_sides", 0)
-            if ink >= F_FILLED and seen >= 3:
-                if sides == seen:  # ink all round: a correction's loop
-                    return Mark(CANCELLED, 0.6, CANCELLED, "", f)
-                if sides <= 1:  # ink from one side: a neighbour's, or passing by
-                    return Mark(CHECKED, 0.6, CHECKED, "", f)
-            likely = (CANCELLED if halo >= (HALO_CANCEL + HALO_REVIEW) / 2 or struck
-                      else CHECKED)
-            return Mark(REVIEW, 0.45, likely, "box filled, with ink around it: coloured in "
-                        "(checked) or filled and scribbled over (cancelled)?", f)
-        return Mark(CHECKED, _conf(HALO_CANCEL - halo, HALO_CANCEL - HALO_REVIEW,
-                                   HALO_CANCEL), CHECKED, "", f)
+        if solid and seen >= 3 and sides == seen:  # ink all round: a correction's loop
+            return Mark(CANCELLED, 0.6, CANCELLED, "", f)
+        likely = (CANCELLED if halo >= (HALO_CANCEL + HALO_REVIEW) / 2 or struck
+                  else CHECKED)
+        return Mark(REVIEW, 0.45, likely, "box filled, with ink around it: coloured in "
+                    "(checked) or filled and scribbled over (cancelled)?", f)
     if f["level"] < f.get("t_ink", cal.t_ink):
         # ink whose darkest quarter stays under the ink threshold: noise, or a blurred
         # outline's haze spread over the box (however much of it), as much as a mark

@@ -393,23 +393,27 @@ def test_light_sheet_rule_looks_at_the_boxes_read_as_marked() -> None:
     assert few["suspect"].state == EMPTY
 
 
-@pytest.mark.parametrize(("halo", "strokes", "seen", "sides", "state", "likely"), [
-    (0.05, 0, 4, 0, "checked", "checked"),  # coloured in, within its outline
-    (0.28, 1, 4, 1, "checked", "checked"),  # ... its spill blurred into the rim's inner part
-    (0.35, 1, 4, 2, "review", "checked"),
-    (0.45, 2, 4, 2, "review", "cancelled"),  # struck through past the outline
-    (0.6, 3, 4, 4, "cancelled", "cancelled"),  # filled and scribbled over all round
-    (0.35, 1, 4, 1, "checked", "checked"),  # the rim's ink on one side: a neighbour's
-    (0.45, 2, 3, 1, "checked", "checked"),
-    (0.45, 2, 2, 1, "review", "cancelled"),  # two sides seen: too few to tell
-    (0.4, 2, 4, 4, "cancelled", "cancelled"),  # ink all round: a correction's loop
-    (0.4, 2, 4, 3, "review", "cancelled"),
+@pytest.mark.parametrize(("halo", "strokes", "seen", "sides", "state", "likely", "ink"), [
+    (0.05, 0, 4, 0, "checked", "checked", 1.0),  # coloured in, within its outline
+    (0.28, 1, 4, 1, "checked", "checked", 1.0),  # ... its spill blurred into the rim's inner part
+    (0.35, 1, 4, 2, "review", "checked", 1.0),
+    (0.45, 2, 4, 2, "review", "cancelled", 1.0),  # struck through past the outline
+    (0.6, 3, 4, 4, "cancelled", "cancelled", 1.0),  # filled and scribbled over all round
+    (0.35, 1, 4, 1, "checked", "checked", 1.0),  # the rim's ink on one side: a neighbour's
+    (0.45, 2, 3, 1, "checked", "checked", 1.0),
+    (0.45, 2, 2, 1, "review", "cancelled", 1.0),  # two sides seen: too few to tell
+    (0.4, 2, 4, 4, "cancelled", "cancelled", 1.0),  # ink all round: a correction's loop
+    (0.4, 2, 4, 3, "review", "cancelled", 1.0),
+    (0.56, 2, 4, 3, "review", "cancelled", 1.0),  # much rim ink, but not all round: a fill
+    (0.6, 1, 3, 1, "checked", "checked", 1.0),  # ... beside a neighbour's fat tick, one side
+    (0.6, 2, 2, 2, "cancelled", "cancelled", 1.0),  # too few sides seen to doubt so much ink
+    (0.87, 1, 4, 4, "review", "cancelled", 0.5),  # dim paper under a cross: not solid ink
 ])
 def test_filled_box_coloured_in_or_cancelled(halo: float, strokes: int, seen: int, sides: int,
-                                             state: str, likely: str) -> None:
+                                             state: str, likely: str, ink: float) -> None:
     from scanner.marks import Calibration, classify
 
-    f = {"n": 500.0, "ink": 1.0, "faint": 1.0, "centre": 1.0, "level": 0.8, "fill": 1.0,
+    f = {"n": 500.0, "ink": ink, "faint": 1.0, "centre": 1.0, "level": 0.8, "fill": 1.0,
          "t_ink": 0.15, "t_faint": 0.09, "sides": 1.0, "halo": halo, "halo_strokes": strokes,
          "halo_seen": seen, "halo_sides": sides}
     mk = classify(f, False, None, Calibration(0.0, 0.01, 0.15, 0.09))

@@ -21,6 +21,7 @@ import pytest
 
 import sheets
 from game.opial.marks import CHECKED, SLASHED, meaning
+from scanner.marks import REVIEW
 from scanner.pipeline import SheetResult, scan_page
 from scanner.synthetic import Case, case_seed, make_case
 from scanner.triage import PageImage
@@ -225,3 +226,21 @@ def test_coloured_in_box_beside_a_neighbours_ink_is_checked() -> None:
     assert case.truth["mission.strike.2"] == CHECKED
     assert m.state == CHECKED, m
     assert m.features["halo"] >= 0.3 and m.features["halo_sides"] == 1  # ink in its rim
+
+
+def test_much_rim_ink_on_some_sides_only_is_no_correction() -> None:
+    """Boxes full over the ink threshold with their rims inked past HALO_CANCEL, which
+    are not corrections: a box coloured in beside a neighbour's fat cross (bench case
+    phone-easy 8, seed 7; its rim inked on one side: checked), and two crosses on a dim
+    photo (phone 93, seed 7; the paper under them over the threshold, their ink print
+    taken away on half the box: review, never silently cancelled)."""
+    case = make_case(case_seed(7, "phone-easy", 8), "phone-easy")
+    m = read(case).marks["medal.distinction.2"]
+    assert case.truth["medal.distinction.2"] == CHECKED
+    assert m.state == CHECKED and m.features["halo"] >= 0.5, m
+    case = make_case(case_seed(7, "phone", 93), "phone")
+    marks = read(case).marks
+    for rid in ("promotion.12", "promotion.14"):
+        assert case.truth[rid] == CHECKED
+        assert marks[rid].state in (CHECKED, REVIEW) and marks[rid].features["fill"] >= 0.85, (
+            rid, marks[rid])
