@@ -1142,7 +1142,7 @@ def _tick_like(f: dict[str, float], line: tuple[float, float] | None, cal: Calib
     if line is None:
         return False
     span = f.get("span", 1.0)
-    fill = f.get("fill", f["ink"])
+    fill = max(f.get("fill", f["ink"]), f["ink"])  # (ink: over the print too)
     return ((fill >= SLASH_MAX_INK and line[0] < THICK_SLASH)
             or (fill >= FAT_FILL and line[0] < THICK_ONE)
             or (line[0] < BENT_LINE and span < BENT_SPAN)

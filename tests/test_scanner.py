@@ -450,6 +450,21 @@ def test_faint_tick_is_told_by_the_ink_off_its_main_stroke() -> None:
     assert classify({**f, "far": 0.0}, True, (0.86, 0.12), cal).state == "review"
 
 
+def test_fat_stroke_over_a_printed_number_is_measured_with_its_ink_over_the_print() -> None:
+    """A marker's tick over "+2" whose short arm merged into the long one (bench case
+    phone 55, seed 7): over the inside without the print it covers 41 %, with it 63 %.
+    That is a fat stroke not quite straight (94.5 % on its band): a tick could look so,
+    review; the same stroke in a box without print is judged the same way."""
+    from scanner.marks import Calibration, classify
+
+    f = {"n": 500.0, "ink": 0.633, "faint": 0.665, "centre": 0.85, "level": 0.88,
+         "fill": 0.408, "t_ink": 0.15, "t_faint": 0.09, "far": 0.0, "span": 0.89}
+    cal = Calibration(0.0, 0.02, 0.15, 0.09)
+    for fill in (0.408, 0.633):
+        mk = classify({**f, "fill": fill}, True, (0.945, 0.046), cal)
+        assert (mk.state, mk.likely) == ("review", SLASHED), mk
+
+
 @pytest.mark.parametrize(("noise", "end_gap", "line2", "state"), [
     (0.004, 0.05, 0.0, "slashed"),  # quiet sheet, across the box: a slash
     (0.004, 0.2, 0.0, "review"),  # stops short of one end: a tick's long arm?
