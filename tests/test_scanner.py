@@ -465,6 +465,22 @@ def test_fat_stroke_over_a_printed_number_is_measured_with_its_ink_over_the_prin
         assert (mk.state, mk.likely) == ("review", SLASHED), mk
 
 
+@pytest.mark.parametrize(("noise", "ink", "line2", "state"), [
+    (0.004, 0.6, 0.115, CHECKED),  # a scan: a fat mark with 11.5 % on a second band: a tick
+    (0.004, 0.6, 0.05, "review"),  # under QUIET_ARM: a slash's wobble, or a stub of an arm?
+    (0.004, 0.35, 0.115, "review"),  # not fat: a hooked slash can put that much there
+    (0.02, 0.6, 0.115, "review"),  # a noisy photo: ticks go down to 1 %, slashes up to 4 %
+])
+def test_fat_mark_on_a_quiet_sheet_told_by_its_second_band(noise: float, ink: float,
+                                                           line2: float, state: str) -> None:
+    from scanner.marks import Calibration, classify
+
+    f = {"n": 500.0, "ink": ink, "faint": ink + 0.03, "centre": 0.8, "level": 0.8,
+         "fill": ink, "t_ink": 0.15, "t_faint": 0.09, "far": 0.0, "span": 0.95, "bulge": 1.0}
+    mk = classify(f, True, (0.96, line2), Calibration(0.0, noise, 0.15, 0.09))
+    assert mk.state == state, mk
+
+
 @pytest.mark.parametrize(("noise", "end_gap", "line2", "state"), [
     (0.004, 0.05, 0.0, "slashed"),  # quiet sheet, across the box: a slash
     (0.004, 0.2, 0.0, "review"),  # stops short of one end: a tick's long arm?

@@ -244,3 +244,14 @@ def test_much_rim_ink_on_some_sides_only_is_no_correction() -> None:
         assert case.truth[rid] == CHECKED
         assert marks[rid].state in (CHECKED, REVIEW) and marks[rid].features["fill"] >= 0.85, (
             rid, marks[rid])
+
+
+def test_marker_ticks_on_a_scan_are_checked() -> None:
+    """A 300 dpi scan of marker marks (bench case scan-300 0, seed 7): a fat tick whose
+    short arm puts 11.5 % of its ink on a second band is checked, not "one stroke or
+    two?": on a scan a fat slash keeps its ink on its band. The sheet reads exactly."""
+    case = make_case(case_seed(7, "scan-300", 0), "scan-300")
+    res = read(case)
+    assert res.marks["mission.trade.2"].state == CHECKED == case.truth["mission.trade.2"]
+    assert [rid for rid in BOXES if res.marks[rid].state == REVIEW
+            or meaning(rid, res.marks[rid].state) != meaning(rid, case.truth[rid])] == []
