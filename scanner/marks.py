@@ -134,7 +134,9 @@ FAINT_CORE = 0.02  # a faint mark read as marked has this much ink over the full
 #                  (pencil's darkest pixels do; a shadow's edge or a print misfit does not)
 QUIET_NOISE = 0.012  # a sheet this quiet (scans, clean photos: 7 sigma well under the ink
 #                     threshold's floor) shows a thin faint stroke on 5.5 % of a box, not 10 %
-FAINT = 0.45  # a mark this much lighter than the sheet's typical mark is "faint"
+FAINT = 0.45  # a mark this much lighter than the sheet's typical mark is "faint" (and a
+#   faint stroke so light, review: the bench's faint marks read right measure 0.52 and
+#   over, the print's haze on a blurred photo read as one 0.22 and 0.33)
 BLURRED_PX = 1.8  # px: a photo this blurred (the print model's blur) ...
 PEDESTAL_Q = 20  # ... a plain box's paper is this percentile of its inside, which the
 PEDESTAL_MAX = 0.05  # outline's blur may darken by up to this: its thresholds move up.
@@ -1064,6 +1066,10 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
             state, likely = _light_stroke_state(executed, f, line, cal)
             if state == REVIEW:
                 return Mark(REVIEW, 0.4, likely, "faint mark: tick, cross or slash?", f)
+            if cal.ink_level and f["level"] < FAINT * cal.ink_level:
+                # far lighter than the sheet's own marks: the print's blur as much as ink
+                return Mark(REVIEW, 0.4, state, "a faint mark, far lighter than this sheet's "
+                            "marks: a mark, or the print's haze?", f, INK)
             return Mark(state, 0.65, state, "faint mark", f)
         if (f["level"] < (f.get("t_faint", cal.t_faint) + f.get("t_ink", cal.t_ink)) / 2
                 and ink < F_EMPTY and faint < F_TRACE):

@@ -481,6 +481,25 @@ def test_fat_mark_on_a_quiet_sheet_told_by_its_second_band(noise: float, ink: fl
     assert mk.state == state, mk
 
 
+@pytest.mark.parametrize(("ink_level", "state"), [
+    (0.0, CHECKED),  # too few marks to know the sheet's level: a faint mark, as before
+    (0.2, CHECKED),  # a pencil sheet: as light as its marks
+    (0.35, "review"),  # dark marks (a blurred photo): a stroke this faint is haze as often
+])
+def test_faint_mark_far_lighter_than_the_sheets_marks_goes_to_review(ink_level: float,
+                                                                     state: str) -> None:
+    """On a blurred photo of dark marks, the print's blur in a printed box reads as a
+    faint stroke (bench case phone 82, seed 11: "43" read as a mark, 0.33 of the sheet's
+    marks' level); the faint marks read right measure 0.52 of it and over."""
+    from scanner.marks import Calibration, classify
+
+    f = {"n": 500.0, "ink": 0.026, "faint": 0.26, "centre": 0.14, "level": 0.117,
+         "fill": 0.8, "t_ink": 0.141, "t_faint": 0.081}
+    cal = Calibration(0.0, 0.02, 0.141, 0.081, ink_level)
+    mk = classify(f, False, None, cal)
+    assert mk.state == state and mk.likely == CHECKED, mk
+
+
 @pytest.mark.parametrize(("noise", "end_gap", "line2", "state"), [
     (0.004, 0.05, 0.0, "slashed"),  # quiet sheet, across the box: a slash
     (0.004, 0.2, 0.0, "review"),  # stops short of one end: a tick's long arm?
