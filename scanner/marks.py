@@ -134,9 +134,10 @@ FAINT_CORE = 0.02  # a faint mark read as marked has this much ink over the full
 #                  (pencil's darkest pixels do; a shadow's edge or a print misfit does not)
 QUIET_NOISE = 0.012  # a sheet this quiet (scans, clean photos: 7 sigma well under the ink
 #                     threshold's floor) shows a thin faint stroke on 5.5 % of a box, not 10 %
-FAINT = 0.45  # a mark this much lighter than the sheet's typical mark is "faint" (and a
-#   faint stroke so light, review: the bench's faint marks read right measure 0.52 and
-#   over, the print's haze on a blurred photo read as one 0.22 and 0.33)
+FAINT = 0.45  # a mark lighter than this share of the sheet's typical mark: review (the
+#   bench's marks read right measure 0.43 and over, 2 of 73,000 under 0.45; the print's
+#   haze on a blurred photo, a shadow or a blurred neighbour read as marks 0.22-0.43)
+PALE_WHY = "far lighter than this sheet's marks: a mark, or a shadow or blur?"
 BLURRED_PX = 1.8  # px: a photo this blurred (the print model's blur) ...
 PEDESTAL_Q = 20  # ... a plain box's paper is this percentile of its inside, which the
 PEDESTAL_MAX = 0.05  # outline's blur may darken by up to this: its thresholds move up.
@@ -1068,8 +1069,7 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
                 return Mark(REVIEW, 0.4, likely, "faint mark: tick, cross or slash?", f)
             if cal.ink_level and f["level"] < FAINT * cal.ink_level:
                 # far lighter than the sheet's own marks: the print's blur as much as ink
-                return Mark(REVIEW, 0.4, state, "a faint mark, far lighter than this sheet's "
-                            "marks: a mark, or the print's haze?", f, INK)
+                return Mark(REVIEW, 0.4, state, PALE_WHY, f, INK)
             return Mark(state, 0.65, state, "faint mark", f)
         if (f["level"] < (f.get("t_faint", cal.t_faint) + f.get("t_ink", cal.t_ink)) / 2
                 and ink < F_EMPTY and faint < F_TRACE):
@@ -1110,11 +1110,13 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
         # outline's haze spread over the box (however much of it), as much as a mark
         return Mark(REVIEW, 0.4, CHECKED, "a little ink just over the thresholds: a light "
                     "mark, or the photo's noise or blur?", f, INK)
-    conf = _conf(ink, F_MARK, F_MARK * 2.5)
-    if cal.ink_level and f["level"] < FAINT * cal.ink_level:
-        conf = min(conf, 0.75)
     far = f.get("far", 0.0)
     state = _stroke_state(executed, line, far)
+    if cal.ink_level and f["level"] < FAINT * cal.ink_level:
+        # far lighter than the sheet's own marks: a shadow, or a blurred neighbour or
+        # print, as much as a mark
+        return Mark(REVIEW, 0.4, CHECKED if state == REVIEW else state, PALE_WHY, f, INK)
+    conf = _conf(ink, F_MARK, F_MARK * 2.5)
     if (state == REVIEW and line is not None and cal.noise < QUIET_NOISE
             and ink >= SLASH_MAX_INK and line[1] >= QUIET_ARM):
         # on a quiet sheet a fat slash keeps its ink on its band: this much on a second

@@ -500,6 +500,19 @@ def test_faint_mark_far_lighter_than_the_sheets_marks_goes_to_review(ink_level: 
     assert mk.state == state and mk.likely == CHECKED, mk
 
 
+@pytest.mark.parametrize(("level", "state"), [(0.5, CHECKED), (0.3, "review")])
+def test_mark_far_lighter_than_the_sheets_marks_goes_to_review(level: float, state: str
+                                                               ) -> None:
+    """A box inked over 30 %, but at under FAINT of the sheet's typical mark (bench case
+    phone 51, seed 7: an empty medal box in a shadow reads so): review, not checked."""
+    from scanner.marks import Calibration, classify
+
+    f = {"n": 500.0, "ink": 0.66, "faint": 0.87, "centre": 1.0, "level": level,
+         "fill": 0.6, "t_ink": 0.15, "t_faint": 0.09}
+    mk = classify(f, False, None, Calibration(0.0, 0.02, 0.15, 0.09, 0.8))
+    assert mk.state == state and mk.likely == CHECKED, mk
+
+
 @pytest.mark.parametrize(("noise", "end_gap", "line2", "state"), [
     (0.004, 0.05, 0.0, "slashed"),  # quiet sheet, across the box: a slash
     (0.004, 0.2, 0.0, "review"),  # stops short of one end: a tick's long arm?
