@@ -1437,40 +1437,39 @@ def require_legible(reading: Reading, source: str, anyway: bool = False) -> str 
       boxes to review: checking them one by one on the paper is more work than a better
       photo (call this once the boxes are settled: scanner.order).
     With `anyway` (scan --read-anyway) the refusal is returned as a warning instead."""
-    err = _illegible(reading, source)
-    if err is None:
+    problem = _illegible(reading)
+    if problem is None:
         return None
+    what, fix = problem
     if not anyway:
-        raise err
-    return f"read anyway, though {err.message.split(': ', 1)[1]}: check the whole sheet"
+        raise InputFileError(f"{source}: {what}", fix)
+    return f"read anyway, though {what}: check the whole sheet"
 
 
-def _illegible(reading: Reading, source: str) -> InputFileError | None:
+def _illegible(reading: Reading) -> tuple[str, str] | None:
+    """What makes the sheet illegible (require_legible), and the fix; None if nothing."""
     fix = ("Take a sharper, brighter photo closer to the sheet, or go over the marks with "
            "a darker pen (or scan with --read-anyway and check the sheet by hand).")
     gain = reading.print_look[1]
     if gain < WASHED_GAIN:
-        return InputFileError(
-            f"{source}: the photo is washed out or badly blurred (the printed sheet reads at "
-            f"only {gain:.0%} of its darkness, so the haze of its outlines looks like ink)",
-            "Take a sharp, evenly lit photo without glare, the sheet filling the frame (or "
-            "scan with --read-anyway and check the sheet by hand).")
+        return (f"the photo is washed out or badly blurred (the printed sheet reads at only "
+                f"{gain:.0%} of its darkness, so the haze of its outlines looks like ink)",
+                "Take a sharp, evenly lit photo without glare, the sheet filling the frame "
+                "(or scan with --read-anyway and check the sheet by hand).")
     sure_levels = [m.features["level"] for m in reading.marks.values()
                    if m.state in (CHECKED, SLASHED)]
     sure = (_contrast(sure_levels, [m.features["t_ink"] for m in reading.marks.values()
                                     if "t_ink" in m.features])
             if len(sure_levels) >= FAINT_MIN_SURE else float("inf"))
     if reading.contrast < FAINT_SHEET and sure < FAINT_SURE:
-        return InputFileError(
-            f"{source}: the marks are too faint to read in this photo (the typical mark is "
-            f"only {reading.contrast:.0%} of the ink threshold that the photo's noise and "
-            "blur set, so some marks do not show at all)", fix)
+        return (f"the marks are too faint to read in this photo (the typical mark is only "
+                f"{reading.contrast:.0%} of the ink threshold that the photo's noise and blur "
+                "set, so some marks do not show at all)", fix)
     unclear = sum(m.state == REVIEW for m in reading.marks.values())
     if reading.light and sure < LIGHT_RATIO and unclear > UNCLEAR_SHARE * len(reading.marks):
-        return InputFileError(
-            f"{source}: the marks are too faint to read this photo with confidence "
-            f"({unclear} of {len(reading.marks)} boxes unclear; the typical mark is only "
-            f"{reading.contrast:.0%} of the ink threshold)", fix)
+        return (f"the marks are too faint to read this photo with confidence ({unclear} of "
+                f"{len(reading.marks)} boxes unclear; the typical mark is only "
+                f"{reading.contrast:.0%} of the ink threshold)", fix)
     return None
 
 
