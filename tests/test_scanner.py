@@ -655,6 +655,21 @@ def test_short_single_stroke_on_a_blurred_photo_is_not_a_sure_slash() -> None:
     assert r.marks[full].state == SLASHED, r.marks[full]
 
 
+@pytest.mark.parametrize(("span", "noise", "state"), [
+    (0.815, 0.02, "review"),  # a tick's long arm over "+1", its short arm lost (seed 11 phone 30)
+    (0.83, 0.02, SLASHED),
+    (0.815, 0.005, SLASHED),  # a quiet sheet: the short arm would show
+])
+def test_single_stroke_short_of_its_box_on_a_blurred_noisy_photo(span: float, noise: float,
+                                                                  state: str) -> None:
+    from scanner.marks import Calibration, classify
+
+    f = {"n": 500.0, "ink": 0.115, "faint": 0.15, "centre": 0.4, "level": 0.31, "fill": 0.18,
+         "t_ink": 0.15, "t_faint": 0.09, "far": 0.0, "span": span, "end_gap": 1 - span}
+    cal = Calibration(0.0, noise, 0.15, 0.09, 0.4, blur=1.8)
+    assert classify(f, True, (1.0, 0.0), cal).state == state
+
+
 @pytest.mark.parametrize(("width", "blur"), [(7, 1.5), (9, 2.0), (9, 2.5)])
 def test_fat_tick_with_a_stub_arm_is_never_a_sure_slash(width: int, blur: float) -> None:
     """A felt pen's tick whose short arm is hardly longer than the pen is wide leaves only
