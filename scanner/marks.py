@@ -1068,8 +1068,7 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
             state, likely = _light_stroke_state(executed, f, line, cal)
             if state == REVIEW:
                 return Mark(REVIEW, 0.4, likely, "faint mark: tick, cross or slash?", f)
-            if cal.ink_level and f["level"] < FAINT * cal.ink_level:
-                # far lighter than the sheet's own marks: the print's blur as much as ink
+            if _pale(f, cal):  # the print's blur as much as ink
                 return Mark(REVIEW, 0.4, state, PALE_WHY, f, INK)
             return Mark(state, 0.65, state, "faint mark", f)
         if (f["level"] < (f.get("t_faint", cal.t_faint) + f.get("t_ink", cal.t_ink)) / 2
@@ -1113,9 +1112,7 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
                     "mark, or the photo's noise or blur?", f, INK)
     far = f.get("far", 0.0)
     state = _stroke_state(executed, line, far)
-    if cal.ink_level and f["level"] < FAINT * cal.ink_level:
-        # far lighter than the sheet's own marks: a shadow, or a blurred neighbour or
-        # print, as much as a mark
+    if _pale(f, cal):  # a shadow, or a blurred neighbour or print, as much as a mark
         return Mark(REVIEW, 0.4, CHECKED if state == REVIEW else state, PALE_WHY, f, INK)
     conf = _conf(ink, F_MARK, F_MARK * 2.5)
     if (state == REVIEW and line is not None and cal.noise < QUIET_NOISE
@@ -1146,6 +1143,11 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
         else:  # a short second stroke that leaves the first one's band: a tick
             conf = min(conf, _conf(far, FAR_TICK, FAR_TICK + 0.06))
     return Mark(state, conf, state, "", f)
+
+
+def _pale(f: dict[str, float], cal: Calibration) -> bool:
+    """A mark far lighter than the sheet's own (under FAINT of their typical level)."""
+    return bool(cal.ink_level) and f["level"] < FAINT * cal.ink_level
 
 
 def _tick_like(f: dict[str, float], line: tuple[float, float] | None, cal: Calibration
