@@ -915,20 +915,25 @@ def pedestal(d: np.ndarray, st: Stack, p0: np.ndarray, t_ink: np.ndarray) -> np.
 
 
 def measure(d: np.ndarray, st: Stack, t_ink: np.ndarray, t_faint: np.ndarray,
-            over: np.ndarray, t_print: float) -> dict[str, np.ndarray]:
+            over: np.ndarray, t_print: float,
+            near_print: tuple[np.ndarray, np.ndarray] | None = None) -> dict[str, np.ndarray]:
     """The features of every box at once (arrays of N).
 
     Away from printed text, ink is darkness above the sheet's thresholds. Near and over
     the text printed in a box (its number, its points) ink is what is left once the
     print is taken away (`over`: darkness above what the blank sheet's print looks like
     on this photo), above the thresholds and above that residual's own noise there
-    (`t_print`), so a light pencil stroke across "17" counts."""
+    (`t_print`), so a light pencil stroke across "17" counts. `near_print`: the ink and
+    faint thresholds there (per box), when they are not those."""
     inside, text = st.inside, st.text
     n = np.maximum(st.n_inside, 1).astype(np.float64)
     zone_b = st.near | text  # near or over print (printed boxes only: near is empty else)
     zone_a = inside & ~st.near
     ti, tf = t_ink[:, None, None], t_faint[:, None, None]  # per box (its own noise)
-    t_bi, t_bf = np.maximum(ti, t_print), np.maximum(tf, t_print)
+    if near_print is None:
+        t_bi, t_bf = np.maximum(ti, t_print), np.maximum(tf, t_print)
+    else:
+        t_bi, t_bf = near_print[0][:, None, None], near_print[1][:, None, None]
     fill = ((d > ti) & inside).sum(axis=(1, 2)) / n  # a filled box hides its print
     n_ink = (((d > ti) & zone_a).sum(axis=(1, 2))
              + ((over > t_bi) & zone_b).sum(axis=(1, 2))).astype(np.float64)
@@ -1310,20 +1315,7 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
             level = float(np.median(d[k][inside]))
             f.update(halo_ink(big, tpl, g, tuple(sh[k]), float(paper[k]), level, cal, pad))
         executed = bool(st.executed[k])
-        line = None
-        if executed and (f["ink"] >= F_MARK * 0.5 or f["faint"] >= F_MARK):
-            light = f["faint"] > 1.5 * f["ink"]  # pencil: the shape is in the faint ink
-            t_a = f["t_faint"] if (f["ink"] < F_MARK or light) else f["t_ink"]
-            line, shape = stroke_shape(d[k], over[k], st, k, max(t_a, t_print), t_a, f["fill"])
-            if _stroke_state(True, line, shape["far"]) == REVIEW and SHAPE_CORE * f["level"] > t_a:
-                # unsure at the ink's edge (a blur halo fills a thick tick's notch): look
-                # again at the strokes' cores, and keep that reading if it is sure
-                t_c = SHAPE_CORE * f["level"]
-                line_c, shape_c = stroke_shape(d[k], over[k], st, k, max(t_c, t_print), t_c,
-                                               f["fill"])
-                if _stroke_state(True, line_c, shape_c["far"]) != REVIEW:
-                    line, shape = line_c, {**shape_c, "core": 1.0}
-            f.update(shape)
+        line = _strokes(d, over, st, k, f, t_print) if executed else None
         mk = classify(f, executed, line, cal)
         if (mk.state in (CHECKED, SLASHED) and st.printed[k] and f["ink"] < 2 * F_MARK
                 and faint_alt[k] < ALT_FAINT * f["faint"]):
@@ -1367,6 +1359,26 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
     # boxes (their pen strokes are read with the noise of edges and blur included)
     return Reading(marks, _field_calibration(calibrate(d, st, core=False), darkness, tpl),
                    shift_map, darkness, faint, fld, (sigma, gain), contrast)
+
+
+def _strokes(d: np.ndarray, over: np.ndarray, st: Stack, k: int, f: dict[str, float],
+             t_print: float | np.ndarray) -> tuple[float, float] | None:
+    """An Executed box's strokes (line_fraction's first and second), with their shape
+    added to its features `f`; None when it holds too little ink to tell."""
+    if not (f["ink"] >= F_MARK * 0.5 or f["faint"] >= F_MARK):
+        return None
+    light = f["faint"] > 1.5 * f["ink"]  # pencil: the shape is in the faint ink
+    t_a = f["t_faint"] if (f["ink"] < F_MARK or light) else f["t_ink"]
+    line, shape = stroke_shape(d[k], over[k], st, k, max(t_a, t_print), t_a, f["fill"])
+    if _stroke_state(True, line, shape["far"]) == REVIEW and SHAPE_CORE * f["level"] > t_a:
+        # unsure at the ink's edge (a blur halo fills a thick tick's notch): look again at
+        # the strokes' cores, and keep that reading if it is sure
+        t_c = SHAPE_CORE * f["level"]
+        line_c, shape_c = stroke_shape(d[k], over[k], st, k, max(t_c, t_print), t_c, f["fill"])
+        if _stroke_state(True, line_c, shape_c["far"]) != REVIEW:
+            line, shape = line_c, {**shape_c, "core": 1.0}
+    f.update(shape)
+    return line
 
 
 def _like_the_sheets_marks(marks: dict[str, Mark], faint: np.ndarray, ink: np.ndarray,
