@@ -218,6 +218,21 @@ def test_light_pencil_slashes_on_a_scan_read_as_slashes() -> None:
             if meaning(rid, res.marks[rid].state) != meaning(rid, case.truth[rid])] == []
 
 
+def test_marks_under_the_thresholds_on_a_light_quiet_scan_are_read() -> None:
+    """A 150 dpi scan marked in so light a pencil (bench case scan-150 14, seed 0) that
+    its ticks in plain boxes barely cross the usual thresholds: a little ink, to review.
+    On a quiet sheet whose marks are all that light, those boxes are read again at
+    thresholds set by the scan's own noise, where each shows as a whole tick. Nothing is
+    read wrong, and the marks hidden in printed numbers stay reviews."""
+    case = make_case(case_seed(0, "scan-150", 14), "scan-150")
+    res = read(case)
+    again = {rid for rid, m in res.marks.items() if m.why.startswith("a light mark, read at")}
+    assert {"skill.computer.3", "tour.3", "tour.4", "tour.2.mission.3"} <= again
+    assert [rid for rid in again if res.marks[rid].state != case.truth[rid]] == []
+    assert [rid for rid in BOXES if res.marks[rid].state != REVIEW
+            and meaning(rid, res.marks[rid].state) != meaning(rid, case.truth[rid])] == []
+
+
 def test_coloured_in_box_beside_a_neighbours_ink_is_checked() -> None:
     """A box coloured in (bench case clean 6, seed 0) with its neighbour's ink crossing
     its rim on one side only reads checked: a correction's scribble goes all round."""
