@@ -50,6 +50,21 @@ READABLE_KINDS = ("opial-career", "spacer-character", "spacer-setting")
 SPACER_KINDS = ("spacer-character", "spacer-setting")  # read by scanner.spacer
 
 
+FILLS_FRAME = 0.4  # a sheet covering this share of the photo already fills it (a tilted
+#                   page covers less than its bounding frame)
+
+
+def too_small_fix(dpi: float, page_size: tuple[float, float], shape: tuple[int, ...]) -> str:
+    """What to do about a sheet under MIN_DPI: come closer, or, when it already fills
+    the photo (a 640x480 photo of a whole page is ~55 px/inch), take a bigger photo."""
+    sheet = dpi * dpi * page_size[0] * page_size[1] / 72 / 72  # pixels the sheet covers
+    h, w = shape[:2]
+    if sheet < FILLS_FRAME * w * h:
+        return "Photograph the sheet closer (it should fill the frame)."
+    return (f"This photo is only {w}x{h} pixels: take it at 2 megapixels or more (any "
+            "phone's camera), with the sheet filling the frame.")
+
+
 @dataclass
 class SheetResult:
     """What one page of one input gave: a read sheet, or the error that stopped it."""
@@ -132,7 +147,7 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
         if f.dpi < MIN_DPI:
             raise InputFileError(f"{page.source}: the sheet is too small in the image "
                                  f"({f.dpi:.0f} pixels per inch)",
-                                 "Photograph the sheet closer (it should fill the frame).")
+                                 too_small_fix(f.dpi, manifest.page_size, gray.shape))
         canvas = warp(gray, f, manifest.page_size, WORKING_DPI)
     if loc.missing:
         res.warnings.append(f"corner marker missing: {', '.join(loc.missing)} (read from the "

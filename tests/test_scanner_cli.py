@@ -245,3 +245,26 @@ def assert_refused(tmp_path: Path, cli: Cli, seed: int, what: str, fix: str) -> 
     err = r.stderr.decode()
     assert err.count("\n") == 1 and what in err and fix in err, err
     assert photo.read_bytes() == before
+
+
+@pytest.mark.parametrize(("size", "words"), [
+    ((480, 640), "This photo is only 480x640 pixels: take it at 2 megapixels or more"),
+    ((2000, 2000), "Photograph the sheet closer"),
+])
+def test_sheet_under_the_resolution_floor(tmp_path: Path, cli: Cli, size: tuple[int, int],
+                                          words: str) -> None:
+    """A whole Letter page at ~54 px/inch, under the floor, in a 480x640 photo it fills:
+    the fix is a bigger photo (coming closer cannot help). The same page as small in the
+    middle of a big photo: come closer."""
+    img = cv2.imdecode(np.frombuffer(filled_png(), np.uint8), cv2.IMREAD_GRAYSCALE)
+    page = cv2.resize(img, (459, 594), interpolation=cv2.INTER_AREA)  # 54 px/inch
+    w, h = size
+    photo = np.full((h, w), 235, np.uint8)
+    y, x = (h - page.shape[0]) // 2, (w - page.shape[1]) // 2
+    photo[y:y + page.shape[0], x:x + page.shape[1]] = page
+    path = tmp_path / "small.jpg"
+    path.write_bytes(cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes())
+    r = cli("scan", "--no-ocr", str(path))
+    err = r.stderr.decode()
+    assert r.returncode == ExitCode.INPUT_FILE, err
+    assert "too small in the image" in err and words in err and "Traceback" not in err, err
