@@ -129,7 +129,8 @@ LOW_INK, LOW_FAINT = 0.06, 0.035  # on a quiet, light sheet the boxes left uncle
 #   (or 7 and 4 times its noise) instead of 0.12 and 0.06: so light a pencil (the sheet's
 #   marks under LIGHT_RATIO of the usual thresholds) draws strokes at 0.1-0.15, 25 times a
 #   scan's noise. Near print the print residual's own threshold (t_print) still holds.
-#   On the bench 30 such reviews read right, none wrong (0.05/0.03 to 0.07/0.04: 30-32)
+#   On the cached bench sheets 25 such reviews read right, none wrong (0.05/0.03: 26;
+#   0.07/0.04: 24)
 WHISPER = 0.004  # faint ink on this share of a box (2 px at 200 dpi): a whisper of ink
 QUIET_BOXES = 0.04  # a sheet whose unmarked boxes whisper no more often than this ...
 LIKE_MARKS = 0.6  # ... reads a little ink at least this share of its marks' level as a mark
@@ -1370,7 +1371,7 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
 
 
 def _strokes(d: np.ndarray, over: np.ndarray, st: Stack, k: int, f: dict[str, float],
-             t_print: float | np.ndarray) -> tuple[float, float] | None:
+             t_print: float) -> tuple[float, float] | None:
     """An Executed box's strokes (line_fraction's first and second), with their shape
     added to its features `f`; None when it holds too little ink to tell."""
     if not (f["ink"] >= F_MARK * 0.5 or f["faint"] >= F_MARK):
