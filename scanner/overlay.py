@@ -1,7 +1,8 @@
 """The overlay: the rectified sheet with every region outlined by what was read.
 
 checked green, empty grey, cancelled orange, review red, slashed blue; written fields
-(digits, name) purple with the text read beside them; the score in the top-left corner.
+(digits, name) purple with the text read beside them on a white chip (red, with a "?",
+when read with too little confidence to be used); the score in the top-left corner.
 What a person would rather look at than read.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from scanner.fields import OCR_TRUST
 from scanner.pipeline import SheetResult
 
 COLOURS = {  # BGR
@@ -47,11 +49,24 @@ def render(r: SheetResult, dpi: float = 200.0) -> np.ndarray:
             cv2.rectangle(img, p0, p1, COLOURS["field"], 2, cv2.LINE_AA)
             field = r.ocr.get(reg.id)
             if isinstance(field, dict) and field.get("text"):
-                label = f"{field['text']} ({field.get('confidence', 0):.2f})"
-                cv2.putText(img, label, (p1[0] + 6, p1[1] - 4), cv2.FONT_HERSHEY_SIMPLEX,
-                            0.6, COLOURS["field"], 2, cv2.LINE_AA)
+                conf = field.get("confidence", 0)
+                sure = conf >= OCR_TRUST
+                label = f"{field['text']}{'' if sure else '?'} ({conf:.2f})"
+                _label(img, label, (p1[0] + 6, p1[1] - 4),
+                       COLOURS["field"] if sure else COLOURS["review"])
     _panel(img, r)
     return img
+
+
+def _label(img: np.ndarray, text: str, org: tuple[int, int], colour: tuple[int, int, int]
+           ) -> None:
+    """Text on a white chip, kept on the page: readable over the sheet's own print."""
+    font, scale, th = cv2.FONT_HERSHEY_SIMPLEX, 0.6, 2
+    (w, h), base = cv2.getTextSize(text, font, scale, th)
+    x = min(org[0], img.shape[1] - w - 4)
+    y = org[1]
+    cv2.rectangle(img, (x - 3, y - h - 3), (x + w + 3, y + base + 1), (255, 255, 255), -1)
+    cv2.putText(img, text, (x, y), font, scale, colour, th, cv2.LINE_AA)
 
 
 def _panel(img: np.ndarray, r: SheetResult) -> None:

@@ -268,3 +268,28 @@ def test_sheet_under_the_resolution_floor(tmp_path: Path, cli: Cli, size: tuple[
     err = r.stderr.decode()
     assert r.returncode == ExitCode.INPUT_FILE, err
     assert "too small in the image" in err and words in err and "Traceback" not in err, err
+
+
+def test_overlay_flags_written_fields_read_without_confidence() -> None:
+    """On the overlay a score line read with confidence is labelled in the fields' colour,
+    one read with too little (not used to check the player's sums) in the review colour
+    with a "?", each on a white chip over the sheet's print."""
+    from scanner import overlay
+    from scanner.fields import OCR_TRUST
+    from scanner.pipeline import SheetResult
+
+    m = sheets.layout("career", "later", "letter")
+    h, w = round(m.page_size[1] * DPI / 72), round(m.page_size[0] * DPI / 72)
+    res = SheetResult("test", canvas=np.full((h, w), 255, np.uint8), manifest=m)
+    res.ocr = {"score.skills": {"text": "4", "confidence": 1.0},
+               "score.total": {"text": "150", "confidence": OCR_TRUST - 0.3}}
+    img = overlay.render(res, DPI)
+    s = DPI / 72
+    for rid, colour in (("score.skills", overlay.COLOURS["field"]),
+                        ("score.total", overlay.COLOURS["review"])):
+        x, y, rw, rh = next(r.rect for r in m.regions if r.id == rid)
+        x1, y0, y1 = round((x + rw) * s), round((m.page_size[1] - y - rh) * s), \
+            round((m.page_size[1] - y) * s)
+        beside = img[y0:y1, x1 + 4:x1 + 120]
+        assert (beside == colour).all(axis=2).any(), rid  # the label's colour
+        assert (beside == (255, 255, 255)).all(axis=2).mean() > 0.3, rid  # on its chip
