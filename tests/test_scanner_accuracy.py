@@ -233,6 +233,24 @@ def test_marks_under_the_thresholds_on_a_light_quiet_scan_are_read() -> None:
             and meaning(rid, res.marks[rid].state) != meaning(rid, case.truth[rid])] == []
 
 
+@pytest.mark.parametrize(("seed", "profile", "index", "rid"), [
+    (11, "clean", 14, "mission.communications.2"),  # a pen tick
+    (7, "clean", 3, "mission.communications.3"),  # a light pencil tick
+    (7, "clean", 3, "mission.exploration.2"),  # fainter still (the faint-mark path)
+])
+def test_tick_whose_short_arm_widens_its_stroke_is_checked(seed: int, profile: str,
+                                                           index: int, rid: str) -> None:
+    """A tick on a clean render whose short arm holds only 10-11 % of its ink (a second
+    stroke needs 18 %) and stays too close to the long arm's band to count as leaving
+    it: before, "one stroke or two?". On a quiet sheet the ink widening to 1.4x its
+    stroke at the vertex tells it (a slash keeps its width): checked."""
+    case = make_case(case_seed(seed, profile, index), profile)
+    m = read(case).marks[rid]
+    assert case.truth[rid] == CHECKED
+    assert m.state == CHECKED, m
+    assert m.features["bulge"] >= 1.4 and 0.05 < m.features["line2"] < 0.18
+
+
 def test_coloured_in_box_beside_a_neighbours_ink_is_checked() -> None:
     """A box coloured in (bench case clean 6, seed 0) with its neighbour's ink crossing
     its rim on one side only reads checked: a correction's scribble goes all round."""
