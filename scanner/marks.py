@@ -177,6 +177,7 @@ class Calibration:
     t_clear: float = 0.0  # faint ink in a box with printed text (above its blur halo)
     t_near: float = 0.0  # ... and right beside the printed text
     blur: float = 0.0  # px: the print's blur on the photo (the print model's)
+    gain: float = 1.0  # the print's darkness on the photo over the blank sheet's (its model's)
 
 
 @dataclass
@@ -1154,10 +1155,13 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
 def _widens(f: dict[str, float], cal: Calibration) -> bool:
     """Ink that widens to BULGE_TICK times its stroke somewhere along it: a tick, its short
     arm leaving the long one at the vertex (on a thick mark, merged into it). A slash keeps
-    its width; so does a thin one on a quiet sheet, but not always on a noisy photo (the
-    bench's measured up to 2.7 there), so a thin mark is told this way on quiet sheets."""
-    return f.get("bulge", 1.0) >= BULGE_TICK and (f["ink"] >= BULGE_INK
-                                                   or cal.noise < QUIET_NOISE)
+    its width, but on a washed-out photo (the print under WASHED_GAIN of its darkness) the
+    haze widens a thin one too (the bench's: 1.54 and 1.70), and on a noisy one a faint
+    stroke's width is the noise's (2.7): there only a thick mark is told this way."""
+    if f.get("bulge", 1.0) < BULGE_TICK:
+        return False
+    return (f["ink"] >= BULGE_INK or cal.noise < QUIET_NOISE
+            or (f["ink"] >= F_MARK and cal.gain >= WASHED_GAIN))
 
 
 def _pale(f: dict[str, float], cal: Calibration) -> bool:
@@ -1271,7 +1275,7 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
         near = _rows(d, st.near_idx)[pr]
         cal.t_near = float(np.median(_pct(near, 95))) + 3 * cal.noise
     sigma, gain, blurrier = print_model(d, tpl, st)
-    cal.blur = blurrier[0]
+    cal.blur, cal.gain = blurrier[0], gain
     # ink over print (_over_print)
     over = _over_print(d, gain * expected_print(tpl, st, sigma))
     # the residual's noise near print: the 99th percentile there on the lightest tenth of

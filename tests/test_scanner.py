@@ -735,6 +735,27 @@ def test_haze_over_a_box_is_not_a_mark_however_much_of_it() -> None:
     assert classify({**f, "level": 0.3}, False, None, cal).state == CHECKED
 
 
+@pytest.mark.parametrize(("noise", "gain", "ink", "want"), [
+    (0.004, 1.0, 0.03, CHECKED),  # a quiet sheet: any mark
+    (0.03, 1.0, 0.15, CHECKED),  # a noisy photo: a full mark
+    (0.03, 1.0, 0.03, "review"),  # ... but not a faint one (its width is the noise's)
+    (0.03, 0.42, 0.15, "review"),  # a washed-out photo: the print's haze widens a slash
+    (0.03, 0.42, 0.4, CHECKED),  # ... unless thick
+])
+def test_a_stroke_that_widens_at_one_point_is_a_tick(noise: float, gain: float, ink: float,
+                                                     want: str) -> None:
+    """A mark neither clearly one stroke nor two (11 % of its ink on a second band, none
+    far off the first) whose ink widens to 1.7x its stroke at one point: a tick's short
+    arm leaving the long one at the vertex."""
+    from scanner.marks import Calibration, classify
+
+    f = {"n": 520.0, "ink": ink, "faint": ink + 0.04, "centre": 0.4, "level": 0.5,
+         "fill": ink, "t_ink": 0.15, "t_faint": 0.09, "far": 0.02, "span": 0.88,
+         "end_gap": 0.07, "bulge": 1.7}
+    cal = Calibration(0.0, noise, 0.15, 0.09, ink_level=0.5, gain=gain)
+    assert classify(f, True, (0.89, 0.11), cal).state == want
+    assert classify({**f, "bulge": 1.2}, True, (0.89, 0.11), cal).state == "review"
+
 
 def _reading(marks: dict[str, Mark], contrast: float, gain: float = 1.0) -> Reading:
     return Reading(marks, Calibration(0.0, 0.01, 0.2, 0.12), {}, {}, print_look=(1.4, gain),
