@@ -1320,10 +1320,8 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
     cal.ink_level = float(np.median(marked)) if marked.size else 0.0
     marks: dict[str, Mark] = {}
     faint: list[str] = []
-    keys = ("n", "ink", "faint", "centre", "level", "fill")
     for k, rid in enumerate(st.ids):
-        f = {key: float(feats[key][k]) for key in keys}
-        f["t_ink"], f["t_faint"] = float(t_ink_k[k]), float(t_faint_k[k])
+        f = _box_features(feats, k, t_ink_k, t_faint_k)
         g = tpl.regions[st.index[k]]
         inside = st.inside[k]
         if f["fill"] >= F_FILLED and inside.any():
@@ -1383,6 +1381,14 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
                    shift_map, darkness, faint, fld, (sigma, gain), contrast)
 
 
+def _box_features(feats: dict[str, np.ndarray], k: int, t_ink: np.ndarray,
+                  t_faint: np.ndarray) -> dict[str, float]:
+    """Box `k`'s features from measure()'s arrays, with the thresholds they were taken at."""
+    f = {key: float(feats[key][k]) for key in ("n", "ink", "faint", "centre", "level", "fill")}
+    f["t_ink"], f["t_faint"] = float(t_ink[k]), float(t_faint[k])
+    return f
+
+
 def _strokes(d: np.ndarray, over: np.ndarray, st: Stack, k: int, f: dict[str, float],
              t_print: float) -> tuple[float, float] | None:
     """An Executed box's strokes (line_fraction's first and second), with their shape
@@ -1418,9 +1424,7 @@ def _read_light_again(marks: dict[str, Mark], low: dict[str, np.ndarray], d: np.
         m = marks[rid]
         if not (m.state == REVIEW and m.doubt == INK and m.why.startswith(UNCLEAR_INK)):
             continue
-        f = {key: float(low[key][k]) for key in ("n", "ink", "faint", "centre", "level",
-                                                  "fill")}
-        f["t_ink"], f["t_faint"] = float(low["t_ink"][k]), float(low["t_faint"][k])
+        f = _box_features(low, k, low["t_ink"], low["t_faint"])
         line = _strokes(d, over, st, k, f, t_print) if st.executed[k] else None
         mk = classify(f, bool(st.executed[k]), line, cal)
         if mk.state in (CHECKED, SLASHED):
