@@ -145,6 +145,10 @@ FAINT = 0.45  # a mark lighter than this share of the sheet's typical mark: revi
 #   bench's marks read right measure 0.43 and over, 2 of 73,000 under 0.45; the print's
 #   haze on a blurred photo, a shadow or a blurred neighbour read as marks 0.22-0.43)
 LIGHT_WHY = "light marks on this sheet: a faint mark below the thresholds?"
+TRACE = 0.35  # a box with faint ink only (under F_EMPTY over the full threshold) whose
+#   darkest quarter is under this share of the sheet's typical mark is empty (the bench's
+#   light marks in such boxes measure 0.41 and over; 99 empty boxes, print haze on blurred
+#   photos, shadows, under it)
 PALE_WHY = "far lighter than this sheet's marks: a mark, or a shadow or blur?"
 BLURRED_PX = 1.8  # px: a photo this blurred (the print model's blur) ...
 PEDESTAL_Q = 20  # ... a plain box's paper is this percentile of its inside, which the
@@ -1083,6 +1087,9 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
         if (f["level"] < (f.get("t_faint", cal.t_faint) + f.get("t_ink", cal.t_ink)) / 2
                 and ink < F_EMPTY and faint < F_TRACE):
             # a trace barely above the paper's noise (a blur halo, a shadow's edge)
+            return Mark(EMPTY, 0.6, EMPTY, "", f)
+        if ink < F_EMPTY and f["level"] < TRACE * cal.ink_level:
+            # faint ink only, far lighter than this sheet's marks: haze, a shadow, an erasure
             return Mark(EMPTY, 0.6, EMPTY, "", f)
         likely = (CHECKED if (ink >= F_MARK / 2 and faint >= F_MARK)
                   or (faint >= F_MARK * 1.8 and centre >= F_CENTRE) else EMPTY)

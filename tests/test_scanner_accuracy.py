@@ -253,6 +253,22 @@ def test_tick_whose_short_arm_widens_its_stroke_is_checked(seed: int, profile: s
     assert m.features["bulge"] >= 1.4 and 0.05 < m.features["line2"] < 0.18
 
 
+def test_haze_far_lighter_than_the_sheets_marks_is_empty() -> None:
+    """A blurred phone photo of dark marks (bench case phone 82, seed 11): the print's
+    haze puts faint ink in its small promotion boxes, nothing over the full threshold, at
+    under a third of the sheet's typical mark. Empty, not "a little ink" to review."""
+    case = make_case(case_seed(11, "phone", 82), "phone")
+    res = read(case)
+    assert res.error is None
+    f = {rid: res.marks[rid].features for rid in BOXES}
+    haze = [rid for rid in BOXES if rid.startswith("promotion.") and case.truth[rid] == "empty"
+            and f[rid].get("faint", 0) >= 0.1 and f[rid].get("ink", 0) < 0.02]
+    assert len(haze) >= 10
+    assert [rid for rid in haze if res.marks[rid].state != "empty"] == []
+    assert [rid for rid in BOXES if res.marks[rid].state == "empty"
+            and meaning(rid, case.truth[rid]) != "empty"] == []
+
+
 def test_coloured_in_box_beside_a_neighbours_ink_is_checked() -> None:
     """A box coloured in (bench case clean 6, seed 0) with its neighbour's ink crossing
     its rim on one side only reads checked: a correction's scribble goes all round."""
