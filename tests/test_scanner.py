@@ -839,3 +839,22 @@ def test_a_washed_out_photo_is_refused_whatever_its_marks() -> None:
             assert "washed out" in e.value.message and "evenly lit" in e.value.fix
         else:
             require_legible(reading, "sheet.jpg")
+
+
+@pytest.mark.parametrize(("shade", "blur"), [(190, 0.0), (210, 0.0), (210, 1.5)])
+def test_light_ticks_among_dark_pen_marks_are_never_read_empty(shade: int,
+                                                               blur: float) -> None:
+    """A sheet marked in dark pen with a few ticks in light pencil (grey 190-210 of 255,
+    2 px): far lighter than the sheet's marks, but strokes with some ink over the full
+    threshold, so never the haze that TRACE reads as empty: checked, or to review."""
+    from test_scanner_mark_styles import SHAPES
+
+    img = page().copy()
+    boxes = ("tour.1.mission.3", "tour.4.mission.1", "tour.4.mission.4")
+    assert all(truth()[rid] == "empty" for rid in boxes)
+    for rid in boxes:
+        _draw(img, rid, SHAPES["tick"][0], shade, 2)
+    g = cv2.GaussianBlur(img.astype(np.float32), (0, 0), blur) if blur else img
+    r = scan(np.clip(g, 0, 255).astype(np.uint8))
+    assert [r.marks[rid].state for rid in boxes if r.marks[rid].state not in
+            (CHECKED, "review")] == []
