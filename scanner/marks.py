@@ -147,8 +147,8 @@ FAINT = 0.45  # a mark lighter than this share of the sheet's typical mark: revi
 LIGHT_WHY = "light marks on this sheet: a faint mark below the thresholds?"
 TRACE = 0.35  # a box with faint ink only (under F_EMPTY over the full threshold) whose
 #   darkest quarter is under this share of the sheet's typical mark is empty (the bench's
-#   light marks in such boxes measure 0.41 and over; 99 empty boxes, print haze on blurred
-#   photos, shadows, under it)
+#   light marks in such boxes measure 0.41 and over; under it, 106 reviews on the cached
+#   sheets, all of empty boxes: print haze on blurred photos, shadows)
 PALE_WHY = "far lighter than this sheet's marks: a mark, or a shadow or blur?"
 BLURRED_PX = 1.8  # px: a photo this blurred (the print model's blur) ...
 PEDESTAL_Q = 20  # ... a plain box's paper is this percentile of its inside, which the
