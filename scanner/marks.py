@@ -1519,6 +1519,19 @@ def require_legible(reading: Reading, source: str, anyway: bool = False) -> str 
     return f"read anyway, though {what}: check the whole sheet"
 
 
+def reading_warnings(reading: Reading, source: str, anyway: bool = False) -> list[str]:
+    """What every sheet's reading warns of: that it was read anyway though illegible
+    (require_legible, which raises without `anyway`), and its faint marks read as marked."""
+    out = []
+    refused = require_legible(reading, source, anyway)
+    if refused:
+        out.append(refused)
+    if reading.faint:
+        out.append(f"{len(reading.faint)} faint mark(s) (pencil?) read as marked: "
+                   f"{id_list(reading.faint)}")
+    return out
+
+
 def _illegible(reading: Reading) -> tuple[str, str] | None:
     """What makes the sheet illegible (require_legible), and the fix; None if nothing."""
     fix = ("Take a sharper, brighter photo closer to the sheet, or go over the marks with "

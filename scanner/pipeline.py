@@ -34,7 +34,7 @@ from scanner.marks import (
     Mark,
     id_list,
     read_marks,
-    require_legible,
+    reading_warnings,
 )
 from scanner.ocr import engine
 from scanner.order import settle
@@ -168,16 +168,11 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
         reading = read_marks(canvas, tpl)
     settled = settle(reading.marks, ordered_tracks(load_rules(manifest.edition)),
                      trust_empty=not reading.light)
-    refused = require_legible(reading, res.source, anyway)
-    if refused:
-        res.warnings.append(refused)
+    res.warnings.extend(reading_warnings(reading, res.source, anyway))
     res.marks = reading.marks
     if settled:
         res.warnings.append(f"{len(settled)} unclear box(es) settled by the order their track "
                             f"is filled in: {id_list(settled)}")
-    if reading.faint:
-        res.warnings.append(f"{len(reading.faint)} faint mark(s) (pencil?) read as marked: "
-                            f"{id_list(reading.faint)}")
     values: dict[str, str | int | None] = {}
     if ocr:
         eng = engine()

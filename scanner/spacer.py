@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 
 from scanner import fields as fieldreader
-from scanner.marks import CHECKED, EMPTY, REVIEW, SLASHED, Mark, id_list, read_marks, require_legible
+from scanner.marks import CHECKED, EMPTY, REVIEW, SLASHED, Mark, read_marks, reading_warnings
 from scanner.template import RegionGeom, Template, blank_pages, build, render_blank
 from sheets.manifest import Manifest
 
@@ -160,14 +160,9 @@ def _read_page(res: Any, canvas: np.ndarray, ocr: bool, timer: Any, dpi: float,
     res.manifest = tpl.manifest
     with timer.stage("marks"):
         reading = read_marks(canvas, tpl)
-    refused = require_legible(reading, res.source, anyway)
-    if refused:
-        res.warnings.append(refused)
+    res.warnings.extend(reading_warnings(reading, res.source, anyway))
     res.marks = reading.marks
     res.canvas = canvas
-    if reading.faint:
-        res.warnings.append(f"{len(reading.faint)} faint mark(s) (pencil?) read as marked: "
-                            f"{id_list(reading.faint)}")
     sp = SpacerPage(page, manifest.pages, scores)
     res.spacer = sp
     _groups(res, sp)
