@@ -101,6 +101,10 @@ END_GAP, ALONE = 0.12, 0.01  # a faint single stroke on a quiet sheet (no more t
 BENT_LINE, BENT_SPAN = 0.99, 0.89  # a single stroke with less of its ink on its band than
 #                                   this that crosses less of its box than this: review
 THICK_TWO = 0.93  # ... two (a tick, a cross) when no more than this does
+PEN_FILL, PEN_BULGE = 0.35, 1.25  # a single stroke inking this much of its box (a 0.4-0.5 mm
+#   pen in a 3.5 mm box) that widens this much at one point may be a tick whose short arm
+#   (up to a third of the box) merged into its long one: review (a hand sweep: 40 of 720 such
+#   ticks read as sure slashes, widening 1.25-1.65; the bench's slashes that thick: 95 % under 1.22)
 BULGE_INK, BULGE_TICK = 0.35, 1.4  # a mark inking this much of its box whose ink widens to
 #                                   this many times its typical width: a thick tick
 SHAPE_CORE = 0.5  # unsure of the strokes at the ink's edge: look again at this share of
@@ -1189,6 +1193,7 @@ def _tick_like(f: dict[str, float], line: tuple[float, float] | None, cal: Calib
     span = f.get("span", 1.0)
     fill = max(f.get("fill", f["ink"]), f["ink"])  # (ink: over the print too)
     return ((fill >= SLASH_MAX_INK and line[0] < THICK_SLASH)
+            or (fill >= PEN_FILL and f.get("bulge", 1.0) >= PEN_BULGE)
             or (fill >= FAT_FILL and line[0] < THICK_ONE)
             or (line[0] < BENT_LINE and span < BENT_SPAN)
             or (cal.blur >= BLURRED_PX and cal.noise >= QUIET_NOISE and span < SLASH_SPAN))
