@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = ["bench_simulate.py", "bench_booklet.py", "bench_scanner.py"]
+SCRIPTS = ["bench_simulate.py", "bench_booklet.py", "bench_scanner.py", "bench_ticks.py"]
 
 
 def main() -> int:

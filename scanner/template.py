@@ -68,7 +68,7 @@ class Template:
         return {g.region.id: g for g in self.regions}
 
 
-def _px(r: tuple[float, float, float, float], page_h: float, s: float
+def region_px(r: tuple[float, float, float, float], page_h: float, s: float
         ) -> tuple[float, float, float, float]:
     x, y, w, h = r
     return x * s, (page_h - y - h) * s, (x + w) * s, (page_h - y) * s
@@ -78,7 +78,7 @@ def _halo(region: Region, others: np.ndarray, printed_all: np.ndarray, page_h: f
           s: float) -> tuple[tuple[int, int, int, int], np.ndarray]:
     """The rim HALO_MM around a box: plain paper (`printed_all`: the printed ink, not
     grown) that is no other region's."""
-    u0, v0, u1, v1 = _px(region.rect, page_h, s)
+    u0, v0, u1, v1 = region_px(region.rect, page_h, s)
     near, far = (m / 25.4 * 72 * s for m in HALO_MM)
     H, W = printed_all.shape
     b = (max(0, int(u0 - far)), max(0, int(v0 - far)), min(W, int(np.ceil(u1 + far))),
@@ -96,7 +96,7 @@ def _halo(region: Region, others: np.ndarray, printed_all: np.ndarray, page_h: f
 
 def _geom(region: Region, gray: np.ndarray, printed_all: np.ndarray, printed_raw: np.ndarray,
           page_h: float, s: float, others: np.ndarray) -> RegionGeom:
-    u0f, v0f, u1f, v1f = _px(region.rect, page_h, s)
+    u0f, v0f, u1f, v1f = region_px(region.rect, page_h, s)
     m = MARGIN_MM / 25.4 * 72 * s
     H, W = gray.shape
     pu0, pv0 = max(0, int(u0f - m)), max(0, int(v0f - m))
@@ -126,10 +126,10 @@ def _geom(region: Region, gray: np.ndarray, printed_all: np.ndarray, printed_raw
     far = max(1, round(CLEAR_MM / 25.4 * 72 * s))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * far + 1, 2 * far + 1))
     clear = inside & ~(cv2.dilate((printed & inner).astype(np.uint8), kernel) > 0)
-    cells = tuple(tuple(round(v) for v in _px(c, page_h, s)) for c in region.cells)
+    cells = tuple(tuple(round(v) for v in region_px(c, page_h, s)) for c in region.cells)
     halo, halo_mask = ((0, 0, 0, 0), None)
     if region.kind in ("checkbox", "bubble"):
-        me = np.array(_px(region.rect, page_h, s))
+        me = np.array(region_px(region.rect, page_h, s))
         rest = others[np.any(np.abs(others - me) > 1e-6, axis=1)]
         halo, halo_mask = _halo(region, rest, printed_raw, page_h, s)
     box = (round(u0f), round(v0f), round(u1f), round(v1f))
@@ -195,7 +195,7 @@ def build(manifest: Manifest, gray: np.ndarray, dpi: float,
                        interpolation=cv2.INTER_AREA)
     paper = cv2.erode((small > 235).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     page_h = manifest.page_size[1]
-    rects = np.array([_px(r.rect, page_h, s) for r in manifest.regions])
+    rects = np.array([region_px(r.rect, page_h, s) for r in manifest.regions])
     raw = ink > PRINTED_INK
     geoms = tuple(_geom(r, gray, printed, raw, page_h, s, rects) for r in manifest.regions)
     if adjust is not None:
