@@ -65,9 +65,9 @@ def normalise(ink: np.ndarray) -> np.ndarray:
     return out
 
 
-def _hog(img: np.ndarray, cells: int) -> np.ndarray:
+def hog(img: np.ndarray, cells: int) -> np.ndarray:
     """Histograms of signed gradient orientation (BINS, magnitude-weighted, soft-binned)
-    on a cells x cells grid."""
+    on a cells x cells grid of a SIDE x SIDE image."""
     gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)
     mag = np.sqrt(gx * gx + gy * gy)
@@ -88,7 +88,7 @@ def features(ink: np.ndarray) -> np.ndarray:
     ys, xs = np.nonzero(a > 0.5)
     aspect = (xs.max() - xs.min() + 1) / (ys.max() - ys.min() + 1) if ys.size else 1.0
     img = cv2.GaussianBlur(normalise(a), (3, 3), 0.8)
-    h4, h2 = np.sqrt(_hog(img, 4)), np.sqrt(_hog(img, 2))
+    h4, h2 = np.sqrt(hog(img, 4)), np.sqrt(hog(img, 2))
     h4 /= np.linalg.norm(h4) + 1e-6
     h2 /= np.linalg.norm(h2) + 1e-6
     coarse = cv2.resize(img, (5, 5), interpolation=cv2.INTER_AREA).ravel()
@@ -103,7 +103,11 @@ def _model() -> dict[str, np.ndarray]:
 
 def probabilities(x: np.ndarray) -> np.ndarray:
     """Class probabilities (rows) for feature vectors (rows)."""
-    m = _model()
+    return mlp_probabilities(_model(), x)
+
+
+def mlp_probabilities(m: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
+    """Class probabilities (rows) of a network trained by scanner.train_digits.train."""
     x = (np.atleast_2d(x) - m["mean"]) / m["std"]
     h = np.maximum(x @ m["w1"] + m["b1"], 0)
     z = h @ m["w2"] + m["b2"]

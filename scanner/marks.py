@@ -34,6 +34,7 @@ import numpy as np
 
 from scanner.rectify import Field, fit_field
 from scanner.template import RegionGeom, Template
+from scanner.tickslash import box_ink, tick_probability
 from starsheets.errors import InputFileError
 
 CHECKED, SLASHED, EMPTY, CANCELLED, REVIEW = "checked", "slashed", "empty", "cancelled", "review"
@@ -101,6 +102,9 @@ END_GAP, ALONE = 0.12, 0.01  # a faint single stroke on a quiet sheet (no more t
 BENT_LINE, BENT_SPAN = 0.99, 0.89  # a single stroke with less of its ink on its band than
 #                                   this that crosses less of its box than this: review
 THICK_TWO = 0.93  # ... two (a tick, a cross) when no more than this does
+TICK_VETO = 0.95  # a slash by the rules that scanner.tickslash's model calls a tick with
+#   this probability: review (bench_ticks: 2-4 px pens' ticks read as slashes 114 -> 16 of
+#   1620; the cached bench sheets: 25 slashes of ~3000 sent to review)
 PEN_FILL, PEN_BULGE = 0.35, 1.25  # a single stroke inking this much of its box (a 0.4-0.5 mm
 #   pen in a 3.5 mm box) that widens this much at one point may be a tick whose short arm
 #   (up to a third of the box) merged into its long one: review (a hand sweep: 40 of 720 such
@@ -1148,7 +1152,7 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
                   else CHECKED)
         return Mark(REVIEW, 0.45, likely, "one stroke or two? (slash = failed, cross = "
                     "success)", f)
-    if executed and state == SLASHED and _tick_like(f, line, cal):
+    if executed and state == SLASHED and (_tick_like(f, line, cal) or _model_tick(f)):
         return Mark(REVIEW, 0.45, SLASHED, "one stroke or two? (a slash, or a tick with a "
                     "short arm?)", f)
     if executed and line is not None:
@@ -1199,6 +1203,12 @@ def _tick_like(f: dict[str, float], line: tuple[float, float] | None, cal: Calib
             or (cal.blur >= BLURRED_PX and cal.noise >= QUIET_NOISE and span < SLASH_SPAN))
 
 
+def _model_tick(f: dict[str, float]) -> bool:
+    """A stroke the rules read as a slash that scanner.tickslash's model calls a tick
+    (TICK_VETO): a veto only, so it sends the box to review and never reads it."""
+    return f.get("tick_p", 0.0) >= TICK_VETO
+
+
 def _light_stroke_state(executed: bool, f: dict[str, float], line: tuple[float, float] | None,
                         cal: Calibration) -> tuple[str, str]:
     """A light mark's state and likely state from its strokes: as a full mark's, but one
@@ -1213,7 +1223,7 @@ def _light_stroke_state(executed: bool, f: dict[str, float], line: tuple[float, 
     enough = f["faint"] >= F_MARK * 1.8 or (
         cal.noise < QUIET_NOISE and f.get("end_gap", 1.0) < END_GAP and line is not None
         and line[0] >= BENT_LINE and line[1] <= ALONE)
-    if state == SLASHED and (not enough or _tick_like(f, line, cal)):
+    if state == SLASHED and (not enough or _tick_like(f, line, cal) or _model_tick(f)):
         return REVIEW, SLASHED
     return state, (CHECKED if state == REVIEW else state)
 
@@ -1254,8 +1264,10 @@ def _darkness_patch(canvas: np.ndarray, g: RegionGeom, shift: tuple[int, int], p
     return cv2.blur(d, (3, 3))
 
 
-def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
-    """Read every checkbox and bubble of a rectified sheet."""
+def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | None = None
+               ) -> Reading:
+    """Read every checkbox and bubble of a rectified sheet; `inks` (to train or inspect
+    scanner.tickslash): filled with each Executed box's ink as its model sees it."""
     _, st = _prepared(tpl)
     fld = register(canvas, tpl)
     disp = np.abs(fld.nodes).max() if fld.nodes.size else 0.0
@@ -1342,6 +1354,8 @@ def read_marks(canvas: np.ndarray, tpl: Template) -> Reading:
             f.update(halo_ink(big, tpl, g, tuple(sh[k]), float(paper[k]), level, cal, pad))
         executed = bool(st.executed[k])
         line = _strokes(d, over, st, k, f, t_print) if executed else None
+        if inks is not None and line is not None:
+            inks[rid] = _box_ink(d, over, st, k, f)
         mk = classify(f, executed, line, cal)
         if (mk.state in (CHECKED, SLASHED) and st.printed[k] and f["ink"] < 2 * F_MARK
                 and faint_alt[k] < ALT_FAINT * f["faint"]):
@@ -1418,7 +1432,14 @@ def _strokes(d: np.ndarray, over: np.ndarray, st: Stack, k: int, f: dict[str, fl
         if _stroke_state(True, line_c, shape_c["far"]) != REVIEW:
             line, shape = line_c, {**shape_c, "core": 1.0}
     f.update(shape)
+    f["tick_p"] = round(tick_probability(_box_ink(d, over, st, k, f)), 3)
     return line
+
+
+def _box_ink(d: np.ndarray, over: np.ndarray, st: Stack, k: int, f: dict[str, float]
+             ) -> np.ndarray:
+    """Box `k`'s ink as scanner.tickslash's model sees it."""
+    return box_ink(d[k], over[k], st.inside[k], st.near[k] | st.text[k], f["level"])
 
 
 UNCLEAR_INK = ("a little ink", LIGHT_WHY)  # the reviews _read_light_again looks at again

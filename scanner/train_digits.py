@@ -169,20 +169,21 @@ def _dataset(n_aug: int, seed: int, split: str) -> dict[str, tuple[np.ndarray, n
     return out
 
 
-def train(x: np.ndarray, y: np.ndarray, seed: int, epochs: int) -> dict[str, np.ndarray]:
+def train(x: np.ndarray, y: np.ndarray, seed: int, epochs: int, classes: int = 10,
+          hidden: int = HIDDEN) -> dict[str, np.ndarray]:
     """A one-hidden-layer ReLU network, softmax output, Adam, L2 weight decay."""
     rng = np.random.default_rng(seed)
     mean, std = x.mean(0), x.std(0) + 1e-3
     xn = ((x - mean) / std).astype(np.float32)
     d = x.shape[1]
-    p = {"w1": rng.normal(0, np.sqrt(2 / d), (d, HIDDEN)).astype(np.float32),
-         "b1": np.zeros(HIDDEN, np.float32),
-         "w2": rng.normal(0, np.sqrt(1 / HIDDEN), (HIDDEN, 10)).astype(np.float32),
-         "b2": np.zeros(10, np.float32)}
+    p = {"w1": rng.normal(0, np.sqrt(2 / d), (d, hidden)).astype(np.float32),
+         "b1": np.zeros(hidden, np.float32),
+         "w2": rng.normal(0, np.sqrt(1 / hidden), (hidden, classes)).astype(np.float32),
+         "b2": np.zeros(classes, np.float32)}
     mom = {k: np.zeros_like(v) for k, v in p.items()}
     vel = {k: np.zeros_like(v) for k, v in p.items()}
     lr, decay, batch, t = 2e-3, 1e-4, 128, 0
-    onehot = np.eye(10, dtype=np.float32)[y]
+    onehot = np.eye(classes, dtype=np.float32)[y]
     for ep in range(epochs):
         order = rng.permutation(len(y))
         rate = lr * (0.5 * (1 + np.cos(np.pi * ep / epochs)))

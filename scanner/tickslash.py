@@ -1,0 +1,66 @@
+"""A second opinion on one stroke in a mission box: a tick, or a slash?
+
+    box_ink(dk, over_k, inside, printed, level) -> image    what the reader saw in the box
+    tick_probability(ink) -> float                          the model's P(tick)
+
+The reader's rules tell one stroke (a slash: the mission failed) from two (a tick: it
+succeeded) by how the ink lies on straight bands. A tick whose short arm is short, or
+light and crossing the box's printed "+1", leaves too little off the long arm's band for
+those rules, and a few such ticks read as sure slashes (`bench/bench_ticks.py`). This
+model looks at the whole box instead; the reader uses it only as a veto (a stroke the
+rules call a slash that the model calls a tick goes to review), so it can add reviews but
+never a new reading. It was trained on ticks of every arm length and slashes drawn into
+the blank sheet's mission boxes and read by the reader itself (scanner/train_tickslash.py,
+`python -m scanner.train_tickslash`); the same small network as the digits' (numpy,
+weights in scanner/models/tickslash.npz). Well under 0.1 ms a box.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scanner.digits import SIDE, hog, mlp_probabilities
+
+MODEL = Path(__file__).parent / "models" / "tickslash.npz"
+
+
+def box_ink(dk: np.ndarray, over_k: np.ndarray, inside: np.ndarray, printed: np.ndarray,
+            level: float) -> np.ndarray:
+    """A box's ink as the model sees it: darkness over the paper, over the print (where
+    `printed`) darkness over the print's, relative to the mark's own `level`, cropped to
+    the box's inside and scaled to SIDE x SIDE (0..1)."""
+    ink = np.where(printed, over_k, dk) / max(level, 1e-3)
+    ink = np.clip(np.where(inside, ink, 0.0), 0.0, 1.0).astype(np.float32)
+    ys, xs = np.nonzero(inside)
+    crop = ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    return cv2.resize(crop, (SIDE, SIDE), interpolation=cv2.INTER_AREA)
+
+
+def features(ink: np.ndarray) -> np.ndarray:
+    """The feature vector of one box's ink (float32): the image at half size and its
+    gradient orientations on 4x4 and 2x2 grids."""
+    h4, h2 = np.sqrt(hog(ink, 4)), np.sqrt(hog(ink, 2))
+    h4 /= np.linalg.norm(h4) + 1e-6
+    h2 /= np.linalg.norm(h2) + 1e-6
+    coarse = cv2.resize(ink, (SIDE // 2, SIDE // 2), interpolation=cv2.INTER_AREA).ravel()
+    return np.concatenate([h4, h2, coarse]).astype(np.float32)
+
+
+@cache
+def _model() -> dict[str, np.ndarray] | None:
+    if not MODEL.exists():
+        return None
+    with np.load(MODEL) as z:
+        return {k: z[k].astype(np.float32) for k in z.files}
+
+
+def tick_probability(ink: np.ndarray) -> float:
+    """P(tick) for one box's ink (box_ink); 0.0 when the model is missing."""
+    m = _model()
+    if m is None:
+        return 0.0
+    return float(mlp_probabilities(m, features(ink))[0, 1])

@@ -1,0 +1,156 @@
+"""Train the tick-or-slash model of scanner/tickslash.py (writes scanner/models/tickslash.npz).
+
+    python -m scanner.train_tickslash [--out PATH] [--pages N] [--jobs J]
+
+Deterministic (fixed seeds; numpy and OpenCV only). Ticks and slashes are drawn into every
+mission box of the blank career sheet (Letter and A4) at the scanner's 200 dpi: ticks with
+a short arm of 10-55 % of the box at 15-80 degrees, their vertex anywhere in the lower
+left, the long arm's end anywhere in the upper right, sometimes curved; slashes corner to
+corner or shorter, either way round, sometimes bent or with a small hook where the pen
+landed. Each page has its own pen (1-6 px), shade (near black to pencil grey), blur, noise
+and JPEG quality. The page is read by the reader itself (scanner.marks.read_marks), and
+each box's ink is taken as the reader gives it to the model, so the model learns what the
+reader sees. Pages of other seeds are held out; their accuracy is printed, with how many
+held-out slashes the reader's veto would send to review and how many ticks it would catch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scanner.tickslash import MODEL, features
+from scanner.train_digits import train
+
+SEED = 20261122
+HIDDEN = 48
+
+
+def _tick(rng: random.Random) -> list[tuple[float, float]]:
+    arm = rng.uniform(0.1, 0.55)
+    vx, vy = rng.uniform(0.25, 0.5), rng.uniform(0.6, 0.9)
+    a = math.radians(rng.uniform(15, 80))
+    start = (vx - arm * math.cos(a), vy - arm * math.sin(a))
+    end = (rng.uniform(0.7, 0.95), rng.uniform(0.05, 0.3))
+    pts = [start, (vx, vy), end]
+    if rng.random() < 0.3:  # a curved long arm
+        mid = ((vx + end[0]) / 2 + rng.uniform(-0.05, 0.05), (vy + end[1]) / 2 + rng.uniform(-0.05, 0.05))
+        pts = [start, (vx, vy), mid, end]
+    return pts
+
+
+def _slash(rng: random.Random) -> list[tuple[float, float]]:
+    short = rng.random() < 0.2
+    lo, hi = (0.15, 0.35) if short else (-0.05, 0.3)
+    a = (rng.uniform(lo, hi), 1 - rng.uniform(lo, hi))
+    b = (1 - rng.uniform(lo, hi), rng.uniform(lo, hi))
+    bend = rng.uniform(-0.05, 0.05)
+    pts = [a, ((a[0] + b[0]) / 2 + bend, (a[1] + b[1]) / 2 + bend), b]
+    if rng.random() < 0.25:  # a small hook where the pen landed
+        h = rng.uniform(0.03, 0.08)
+        t = math.radians(rng.uniform(0, 360))
+        pts = [(a[0] + h * math.cos(t), a[1] + h * math.sin(t)), *pts]
+    if rng.random() < 0.5:
+        pts = pts[::-1]
+    if rng.random() < 0.15:  # a backslash
+        pts = [(x, 1 - y) for x, y in pts]
+    return pts
+
+
+def page(args: tuple[int, str]) -> tuple[list[np.ndarray], list[int], list[bool]]:
+    """One page's boxes: (features, label 1 = tick, whether the rules read it as a slash)."""
+    import sheets
+    from scanner.marks import SLASHED, read_marks
+    from scanner.template import blank, blank_pages, region_px
+
+    seed, paper = args
+    rng = random.Random(seed)
+    m = sheets.layout("career", "later", paper)
+    tpl = blank(m, 200.0)
+    dpi = rng.choice((150.0, 200.0, 300.0, 400.0))  # printed and scanned at another size
+    img = blank_pages(m, dpi)[0].copy()
+    pen = rng.choice((1, 2, 2, 3, 3, 4, 5, 6)) * dpi / 200
+    shade = rng.choice((20, 40, 70, 100, 130, 150, 170))
+    inset = rng.uniform(-0.3, 0.5) / 25.4 * dpi  # (strokes may run past the outline)
+    labels: dict[str, int] = {}
+    for r in m.regions:
+        if not (r.id.startswith("mission.") and r.kind in ("checkbox", "bubble")):
+            continue
+        if rng.random() < 0.15:
+            continue
+        u0, v0, u1, v1 = region_px(r.rect, m.page_size[1], dpi / 72)
+        u0, v0, u1, v1 = u0 + inset, v0 + inset, u1 - inset, v1 - inset
+        label = int(rng.random() < 0.5)
+        pts = _tick(rng) if label else _slash(rng)
+        xy = np.array([(u0 + x * (u1 - u0), v0 + y * (v1 - v0)) for x, y in pts], np.int32)
+        cv2.polylines(img, [xy], False, shade, max(1, round(pen)), cv2.LINE_AA)
+        labels[r.id] = label
+    # back to the canvas, with what registration leaves: a little scale, turn and shift
+    k = 200 / dpi * rng.uniform(0.99, 1.005)
+    a = cv2.getRotationMatrix2D((0.0, 0.0), rng.uniform(-0.2, 0.2), k)
+    a[:, 2] += (rng.uniform(-1.5, 1.5), rng.uniform(-1.5, 1.5))
+    g = cv2.warpAffine(img.astype(np.float32), a, tpl.gray.shape[::-1], flags=cv2.INTER_AREA
+                       if dpi > 200 else cv2.INTER_LINEAR, borderValue=255.0)
+    blur = rng.choice((0.0, 0.0, 0.6, 1.0, 1.5, 2.0))
+    if blur:
+        g = cv2.GaussianBlur(g, (0, 0), blur)
+    g += np.random.default_rng(seed).normal(0, rng.choice((0.0, 2.0, 5.0, 9.0)), g.shape)
+    photo = np.clip(g, 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:
+        _ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(50, 95)])
+        photo = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE)
+    inks: dict[str, np.ndarray] = {}
+    reading = read_marks(photo, tpl, inks)
+    xs, ys, sl = [], [], []
+    for rid, ink in inks.items():
+        if rid in labels:
+            xs.append(features(ink))
+            ys.append(labels[rid])
+            sl.append(reading.marks[rid].state == SLASHED or reading.marks[rid].likely == SLASHED)
+    return xs, ys, sl
+
+
+def dataset(seeds: list[int], jobs: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    with Pool(jobs, initializer=cv2.setNumThreads, initargs=(1,)) as pool:
+        pages = pool.map(page, [(s, ("letter", "a4")[s % 2]) for s in seeds], chunksize=4)
+    x = np.array([v for p in pages for v in p[0]], np.float32)
+    y = np.array([v for p in pages for v in p[1]], np.int64)
+    s = np.array([v for p in pages for v in p[2]], bool)
+    return x, y, s
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", type=Path, default=MODEL)
+    ap.add_argument("--pages", type=int, default=400)
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args(argv)
+    t0 = time.time()
+    x, y, _ = dataset([SEED + i for i in range(args.pages)], args.jobs)
+    xt, yt, st = dataset([SEED + 100_000 + i for i in range(args.pages // 4)], args.jobs)
+    print(f"training on {len(y)} boxes ({int(y.sum())} ticks), {x.shape[1]} features, "
+          f"held out {len(yt)}, {time.time() - t0:.0f} s")
+    p = train(x, y, SEED, 30, classes=2, hidden=HIDDEN)
+    from scanner.digits import mlp_probabilities
+    from scanner.marks import TICK_VETO as VETO
+
+    pt = mlp_probabilities(p, xt)[:, 1]
+    print(f"  held-out accuracy {np.mean((pt >= 0.5) == yt):.4f} of {len(yt)}")
+    for name, sel in (("all", np.ones_like(st)), ("read as slashes", st)):
+        ticks, slashes = sel & (yt == 1), sel & (yt == 0)
+        print(f"  {name}: ticks over {VETO} {int((pt[ticks] >= VETO).sum())} of {int(ticks.sum())}, "
+              f"slashes over {VETO} {int((pt[slashes] >= VETO).sum())} of {int(slashes.sum())}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(args.out, **p)
+    print(f"wrote {args.out} ({args.out.stat().st_size // 1024} kB) in {time.time() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
