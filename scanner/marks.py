@@ -103,8 +103,8 @@ BENT_LINE, BENT_SPAN = 0.99, 0.89  # a single stroke with less of its ink on its
 #                                   this that crosses less of its box than this: review
 THICK_TWO = 0.93  # ... two (a tick, a cross) when no more than this does
 TICK_VETO = 0.95  # a slash by the rules that scanner.tickslash's model calls a tick with
-#   this probability: review (bench_ticks: 2-4 px pens' ticks read as slashes 114 -> 16 of
-#   1620; the cached bench sheets: 25 slashes of ~3000 sent to review)
+#   this probability: review (bench_ticks: 2-4 px pens' ticks read as slashes 114 -> 7 of
+#   1620; the cached bench sheets: 15 slashes of ~3000 sent to review, nothing else changed)
 PEN_FILL, PEN_BULGE = 0.35, 1.25  # a single stroke inking this much of its box (a 0.4-0.5 mm
 #   pen in a 3.5 mm box) that widens this much at one point may be a tick whose short arm
 #   (up to a third of the box) merged into its long one: review (a hand sweep: 40 of 720 such

@@ -69,7 +69,9 @@ class Template:
 
 
 def region_px(r: tuple[float, float, float, float], page_h: float, s: float
-        ) -> tuple[float, float, float, float]:
+              ) -> tuple[float, float, float, float]:
+    """A manifest rect (points, origin bottom left) as pixel bounds (u0, v0, u1, v1) on a
+    canvas of `s` px per point (origin top left)."""
     x, y, w, h = r
     return x * s, (page_h - y - h) * s, (x + w) * s, (page_h - y) * s
 
