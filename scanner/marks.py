@@ -1432,7 +1432,8 @@ def _strokes(d: np.ndarray, over: np.ndarray, st: Stack, k: int, f: dict[str, fl
         if _stroke_state(True, line_c, shape_c["far"]) != REVIEW:
             line, shape = line_c, {**shape_c, "core": 1.0}
     f.update(shape)
-    f["tick_p"] = round(tick_probability(_box_ink(d, over, st, k, f)), 3)
+    if _stroke_state(True, line, shape["far"]) == SLASHED:  # what _model_tick may veto
+        f["tick_p"] = round(tick_probability(_box_ink(d, over, st, k, f)), 3)
     return line
 
 
