@@ -69,7 +69,8 @@ def page(args: tuple[int, int, int, float, float]
     'refused' for every box of a page refused as too faint."""
     import sheets
     from scanner.pipeline import WORKING_DPI, scan_page
-    from scanner.template import blank, region_px
+    from scanner.template import blank
+    from scanner.train_tickslash import draw_in_box
     from scanner.triage import PageImage
     from starsheets.errors import InputFileError
 
@@ -86,11 +87,8 @@ def page(args: tuple[int, int, int, float, float]
     todo += [("", "slash")] * SLASHES
     inset = 0.3 / 25.4 * DPI  # px: strokes kept 0.3 mm inside the outline
     for rid, (band, kind) in zip(boxes, todo, strict=True):
-        u0, v0, u1, v1 = region_px(m.region(rid).rect, m.page_size[1], DPI / 72)
-        u0, v0, u1, v1 = u0 + inset, v0 + inset, u1 - inset, v1 - inset
         pts = tick(rng, rng.uniform(*ARMS[band])) if kind == "tick" else slash(rng)
-        xy = np.array([(u0 + x * (u1 - u0), v0 + y * (v1 - v0)) for x, y in pts], np.int32)
-        cv2.polylines(img, [xy], False, shade, pen, cv2.LINE_AA)
+        draw_in_box(img, m.region(rid).rect, m.page_size[1], DPI, pts, shade, pen, inset)
         drawn[rid] = (kind, band, bool(m.region(rid).printed))
     g = img.astype(np.float32)
     if blur:

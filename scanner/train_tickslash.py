@@ -64,11 +64,24 @@ def _slash(rng: random.Random) -> list[tuple[float, float]]:
     return pts
 
 
+def draw_in_box(img: np.ndarray, rect: tuple[float, float, float, float], page_h: float,
+                dpi: float, pts: list[tuple[float, float]], shade: int, pen: int,
+                inset: float) -> None:
+    """Draw a polyline given in fractions of a box (x right, y down) onto a page image at
+    `dpi`, the box taken `inset` px inside the region's outline (`rect`: manifest points)."""
+    from scanner.template import region_px
+
+    u0, v0, u1, v1 = region_px(rect, page_h, dpi / 72)
+    u0, v0, u1, v1 = u0 + inset, v0 + inset, u1 - inset, v1 - inset
+    xy = np.array([(u0 + x * (u1 - u0), v0 + y * (v1 - v0)) for x, y in pts], np.int32)
+    cv2.polylines(img, [xy], False, shade, pen, cv2.LINE_AA)
+
+
 def page(args: tuple[int, str]) -> tuple[list[np.ndarray], list[int], list[bool]]:
     """One page's boxes: (features, label 1 = tick, whether the rules read it as a slash)."""
     import sheets
     from scanner.marks import SLASHED, read_marks
-    from scanner.template import blank, blank_pages, region_px
+    from scanner.template import blank, blank_pages
 
     seed, paper = args
     rng = random.Random(seed)
@@ -85,12 +98,9 @@ def page(args: tuple[int, str]) -> tuple[list[np.ndarray], list[int], list[bool]
             continue
         if rng.random() < 0.15:
             continue
-        u0, v0, u1, v1 = region_px(r.rect, m.page_size[1], dpi / 72)
-        u0, v0, u1, v1 = u0 + inset, v0 + inset, u1 - inset, v1 - inset
         label = int(rng.random() < 0.5)
         pts = _tick(rng) if label else _slash(rng)
-        xy = np.array([(u0 + x * (u1 - u0), v0 + y * (v1 - v0)) for x, y in pts], np.int32)
-        cv2.polylines(img, [xy], False, shade, max(1, round(pen)), cv2.LINE_AA)
+        draw_in_box(img, r.rect, m.page_size[1], dpi, pts, shade, max(1, round(pen)), inset)
         labels[r.id] = label
     # back to the canvas, with what registration leaves: a little scale, turn and shift
     k = 200 / dpi * rng.uniform(0.99, 1.005)

@@ -709,23 +709,31 @@ def test_short_armed_tick_blurred_is_never_a_sure_slash(width: int, shade: int,
     assert r.marks[slash].likely == SLASHED, r.marks[slash]
 
 
-def test_pen_tick_whose_short_arm_merges_is_never_a_sure_slash() -> None:
-    """A 0.5 mm pen's tick in a 3.5 mm box, its short arm a quarter of the box: the arm
-    hardly leaves the long one's band, but the stroke widens where it does. A box to look
-    at (or a tick), never silently a slash; the same pen's straight slash stays a slash.
-    (A hand sweep read 40 of 720 such ticks as sure slashes before PEN_BULGE.)"""
+def ticks_never_sure_slashes(ticks: dict[str, list[tuple[float, float]]],
+                             slashes: tuple[str, ...], shade: int, width: int) -> None:
+    """Ticks (box-fraction polylines) and corner-to-corner slashes drawn with one pen on a
+    blank sheet: every tick reads as a tick or goes to review, every slash stays a slash."""
     img = page(blank=True).copy()
-    ticks, slashes = ("mission.security.1", "mission.survey.1"), ("mission.trade.1", "mission.aid.2")
-    arm = 0.25 / np.sqrt(2)
-    for rid in ticks:
-        _draw(img, rid, [[(0.38 - arm, 0.8 - arm), (0.38, 0.8), (0.86, 0.14)]], 30, 4)
+    for rid, pts in ticks.items():
+        _draw(img, rid, [pts], shade, width)
     for rid in slashes:
-        _draw(img, rid, SLASH, 30, 4)
+        _draw(img, rid, SLASH, shade, width)
     r = scan(img)
     for rid in ticks:
         assert r.marks[rid].state in (CHECKED, "review"), (rid, r.marks[rid])
     for rid in slashes:
         assert r.marks[rid].state == SLASHED, (rid, r.marks[rid])
+
+
+def test_pen_tick_whose_short_arm_merges_is_never_a_sure_slash() -> None:
+    """A 0.5 mm pen's tick in a 3.5 mm box, its short arm a quarter of the box: the arm
+    hardly leaves the long one's band, but the stroke widens where it does. A box to look
+    at (or a tick), never silently a slash; the same pen's straight slash stays a slash.
+    (A hand sweep read 40 of 720 such ticks as sure slashes before PEN_BULGE.)"""
+    arm = 0.25 / np.sqrt(2)
+    tick = [(0.38 - arm, 0.8 - arm), (0.38, 0.8), (0.86, 0.14)]
+    ticks_never_sure_slashes({"mission.security.1": tick, "mission.survey.1": tick},
+                             ("mission.trade.1", "mission.aid.2"), 30, 4)
 
 
 @pytest.mark.parametrize(("blur", "noise"), [(2.5, 0.0), (2.5, 8.0), (2.0, 8.0)])

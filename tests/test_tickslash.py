@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from test_scanner import SLASH, _draw, page, scan
+from test_scanner import ticks_never_sure_slashes
 
-from game.opial.marks import CHECKED, SLASHED
 from scanner import tickslash
 from scanner.template import blank
 from sheets.render import layout
@@ -43,14 +42,5 @@ LIGHT_TICKS = {
 def test_light_ticks_whose_arm_hides_in_the_print_are_never_sure_slashes() -> None:
     """The model's veto sends them to review (or they read as ticks); slashes drawn with
     the same pencil stay slashes."""
-    img = page(blank=True).copy()
-    for rid, pts in LIGHT_TICKS.items():
-        _draw(img, rid, [pts], 140, 2)
-    slashes = ("mission.trade.1", "mission.aid.2", "mission.survey.2", "mission.escort.1")
-    for rid in slashes:
-        _draw(img, rid, SLASH, 140, 2)
-    r = scan(img)
-    for rid in LIGHT_TICKS:
-        assert r.marks[rid].state in (CHECKED, "review"), (rid, r.marks[rid])
-    for rid in slashes:
-        assert r.marks[rid].state == SLASHED, (rid, r.marks[rid])
+    ticks_never_sure_slashes(LIGHT_TICKS, ("mission.trade.1", "mission.aid.2",
+                                           "mission.survey.2", "mission.escort.1"), 140, 2)
