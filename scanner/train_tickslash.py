@@ -106,8 +106,9 @@ def page(args: tuple[int, str]) -> tuple[list[np.ndarray], list[int], list[bool]
     k = 200 / dpi * rng.uniform(0.99, 1.005)
     a = cv2.getRotationMatrix2D((0.0, 0.0), rng.uniform(-0.2, 0.2), k)
     a[:, 2] += (rng.uniform(-1.5, 1.5), rng.uniform(-1.5, 1.5))
-    g = cv2.warpAffine(img.astype(np.float32), a, tpl.gray.shape[::-1], flags=cv2.INTER_AREA
-                       if dpi > 200 else cv2.INTER_LINEAR, borderValue=255.0)
+    # (bilinear, as rectify's warp of a photo: warpAffine has no area interpolation)
+    g = cv2.warpAffine(img.astype(np.float32), a, tpl.gray.shape[::-1], flags=cv2.INTER_LINEAR,
+                       borderValue=255.0)
     blur = rng.choice((0.0, 0.0, 0.6, 1.0, 1.5, 2.0))
     if blur:
         g = cv2.GaussianBlur(g, (0, 0), blur)
