@@ -63,8 +63,8 @@ from sheets.manifest import Manifest, Rect
 VERSION = "5"  # bump when the same seed would give a different case
 KIND = "opial-career"
 PROFILES = ("phone", "phone-easy", "corner-cut", "scan", "scan-150", "scan-300", "scan-600",
-            "clean")
-PHOTO_PROFILES = ("phone", "phone-easy", "corner-cut")
+            "clean", "short-ticks")  # (new ones last: a profile's index seeds its cases)
+PHOTO_PROFILES = ("phone", "phone-easy", "corner-cut", "short-ticks")
 SCAN_PROFILES = ("scan", "scan-150", "scan-300", "scan-600")
 RENDER_DPIS = (75, 100, 150, 200, 250, 300)  # the page is rasterised at one of these
 MAX_RENDER_DPI = 300  # larger outputs are upsampled by the camera/scanner warp
@@ -294,7 +294,8 @@ def _content(rng: np.random.Generator, rules: Rules) -> tuple[CareerState, Truth
 # --- ink: tools, corrections, stray marks ---------------------------------------------------
 TOOLS = ("pen", "clean", "pencil", "marker")
 TOOL_WEIGHTS = {"phone": (0.55, 0.08, 0.17, 0.20), "phone-easy": (0.65, 0.15, 0.08, 0.12),
-                "corner-cut": (0.65, 0.15, 0.08, 0.12), "scan": (0.6, 0.15, 0.12, 0.13),
+                "corner-cut": (0.65, 0.15, 0.08, 0.12), "short-ticks": (0.65, 0.15, 0.08, 0.12),
+                "scan": (0.6, 0.15, 0.12, 0.13),
                 "clean": (0.5, 0.3, 0.1, 0.1)}
 PEN_COLOURS = {"blue": INKS["blue"], "black": INKS["black"], "blue-gel": (0.08, 0.16, 0.48),
                "blue-light": (0.18, 0.32, 0.72)}
@@ -466,13 +467,30 @@ def _intrudes(strokes: list[Stroke], others: list[tuple[float, float, float, flo
     return False
 
 
-def _tidy_marks(inks: list[Ink], manifest: Manifest) -> tuple[list[Ink], dict[str, str]]:
-    """Keep each check mark to its own box, as the truth says it is: nothing of it inside
-    another region (a pen aimed at a box in a tight row can land 15% off), a box coloured
-    in stays within FILL_OVER_MM of its edge (a thick marker would otherwise spill over the
-    outline all round, which is how a correction is told), and a tick on an Executed box
-    keeps most of its short arm inside the box (else it reads as a slash: failed). Returns
-    the inks and what was changed (region id -> why), for the case's meta."""
+SHORT_ARM = (0.35, 0.65)  # `short-ticks`: a tick's short arm shortened to this share of it
+
+
+def _short_arms(inks: list[Ink], manifest: Manifest, rng: random.Random) -> list[Ink]:
+    """The ticks on Executed boxes with their short arm cut to SHORT_ARM of its length
+    (`sheets.fill` draws it about 40 % of the box; people often draw it far shorter), the
+    vertex and long arm kept."""
+    out = list(inks)
+    for rid, idx in _owners(out, manifest).items():
+        if not rid.startswith("mission.") or len(idx) != 1:
+            continue
+        s = out[idx[0]]
+        if not isinstance(s, Stroke) or len(s.points) != 5:  # a tick: arm, bend, vertex, ...
+            continue
+        k = rng.uniform(*SHORT_ARM)
+        vx, vy = s.points[2]
+        arm = tuple((round(vx + (x - vx) * k, 3), round(vy + (y - vy) * k, 3))
+                    for x, y in s.points[:2])
+        out[idx[0]] = Stroke(arm + s.points[2:], s.width, s.colour)
+    return out
+
+
+def _owners(inks: list[Ink], manifest: Manifest) -> dict[str, list[int]]:
+    """The strokes of each box or bubble (by the stroke's centre, the box grown 2 pt)."""
     boxes = [r for r in manifest.regions if r.kind in ("checkbox", "bubble")]
     grown = [(r, (r.rect[0] - 2, r.rect[1] - 2, r.rect[0] + r.rect[2] + 2,
                   r.rect[1] + r.rect[3] + 2)) for r in boxes]
@@ -485,6 +503,18 @@ def _tidy_marks(inks: list[Ink], manifest: Manifest) -> tuple[list[Ink], dict[st
             if g[0] <= c[0] <= g[2] and g[1] <= c[1] <= g[3]:
                 owned.setdefault(r.id, []).append(k)
                 break
+    return owned
+
+
+def _tidy_marks(inks: list[Ink], manifest: Manifest) -> tuple[list[Ink], dict[str, str]]:
+    """Keep each check mark to its own box, as the truth says it is: nothing of it inside
+    another region (a pen aimed at a box in a tight row can land 15% off), a box coloured
+    in stays within FILL_OVER_MM of its edge (a thick marker would otherwise spill over the
+    outline all round, which is how a correction is told), and a tick on an Executed box
+    keeps most of its short arm inside the box (else it reads as a slash: failed). Returns
+    the inks and what was changed (region id -> why), for the case's meta."""
+    boxes = [r for r in manifest.regions if r.kind in ("checkbox", "bubble")]
+    owned = _owners(inks, manifest)
     out = list(inks)
     changed: dict[str, str] = {}
     for rid, idx in owned.items():
@@ -647,6 +677,8 @@ def _plan(rng: np.random.Generator, profile: str, rules: Rules, manifest: Manife
     blank = sheet_meta["kind"] == "blank"
     inks = [] if blank else _restyle(plan_ink(state, rules, manifest, style.base, ink_seed),
                                      style)
+    if profile == "short-ticks":
+        inks = _short_arms(inks, manifest, random.Random(ink_seed + 2))
     inks, tidied = _tidy_marks(inks, manifest)
     hand = random.Random(ink_seed + 1)
     base_width = 1.15 * style.width if style.tool != "clean" else 1.1
@@ -784,7 +816,7 @@ PHOTO_SPECS = {
                             (0.0, 0.6), 0.15, 0.2, 0.15, (0.3, 0.2), 0.35, (0.9, 1.08),
                             (0.2, 0.8), 0.2, (1.0, 3.0), (80, 95), 0.3),
 }
-PHOTO_SPECS["corner-cut"] = PHOTO_SPECS["phone-easy"]
+PHOTO_SPECS["corner-cut"] = PHOTO_SPECS["short-ticks"] = PHOTO_SPECS["phone-easy"]
 
 
 @dataclass(frozen=True)
