@@ -105,6 +105,9 @@ THICK_TWO = 0.93  # ... two (a tick, a cross) when no more than this does
 TICK_VETO = 0.95  # a slash by the rules that scanner.tickslash's model calls a tick with
 #   this probability: review (bench_ticks: 2-4 px pens' ticks read as slashes 114 -> 7 of
 #   1620; the cached bench sheets: 15 slashes of ~3000 sent to review, nothing else changed)
+TICK_SOME = 0.25  # ... or with this probability, on a stroke widening BULGE_TICK at one point
+#   (the bench's short-ticks set, seed 0: the 7 ticks left read as slashes had 0.26-0.86 and
+#   1.44-2.38; of the ~2900 slashes read on the cached sheets 9 have both)
 PEN_FILL, PEN_BULGE = 0.35, 1.25  # a single stroke inking this much of its box (a 0.4-0.5 mm
 #   pen in a 3.5 mm box) that widens this much at one point may be a tick whose short arm
 #   (up to a third of the box) merged into its long one: review (a hand sweep: 40 of 720 such
@@ -1205,8 +1208,11 @@ def _tick_like(f: dict[str, float], line: tuple[float, float] | None, cal: Calib
 
 def _model_tick(f: dict[str, float]) -> bool:
     """A stroke the rules read as a slash that scanner.tickslash's model calls a tick
-    (TICK_VETO): a veto only, so it sends the box to review and never reads it."""
-    return f.get("tick_p", 0.0) >= TICK_VETO
+    (TICK_VETO), or that it finds somewhat like one (TICK_SOME) when the stroke also
+    widens at one point as a tick's vertex does (BULGE_TICK): a veto only, so it sends the
+    box to review and never reads it."""
+    p = f.get("tick_p", 0.0)
+    return p >= TICK_VETO or (p >= TICK_SOME and f.get("bulge", 1.0) >= BULGE_TICK)
 
 
 def _light_stroke_state(executed: bool, f: dict[str, float], line: tuple[float, float] | None,
