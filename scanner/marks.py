@@ -1155,7 +1155,7 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
                   else CHECKED)
         return Mark(REVIEW, 0.45, likely, "one stroke or two? (slash = failed, cross = "
                     "success)", f)
-    if executed and state == SLASHED and (_tick_like(f, line, cal) or _model_tick(f)):
+    if executed and state == SLASHED and _tick_like(f, line, cal):
         return Mark(REVIEW, 0.45, SLASHED, "one stroke or two? (a slash, or a tick with a "
                     "short arm?)", f)
     if executed and line is not None:
@@ -1194,7 +1194,7 @@ def _tick_like(f: dict[str, float], line: tuple[float, float] | None, cal: Calib
     short of the box's corners (a tick whose short arm is hardly longer than the pen is
     wide, or that blur merged into the long arm); on a blurred, noisy photo, one crossing
     less than SLASH_SPAN of its box (a tick's long arm, its short arm lost in the print's
-    blur)."""
+    blur); and one the tick-or-slash model calls a tick (_model_tick)."""
     if line is None:
         return False
     span = f.get("span", 1.0)
@@ -1203,7 +1203,8 @@ def _tick_like(f: dict[str, float], line: tuple[float, float] | None, cal: Calib
             or (fill >= PEN_FILL and f.get("bulge", 1.0) >= PEN_BULGE)
             or (fill >= FAT_FILL and line[0] < THICK_ONE)
             or (line[0] < BENT_LINE and span < BENT_SPAN)
-            or (cal.blur >= BLURRED_PX and cal.noise >= QUIET_NOISE and span < SLASH_SPAN))
+            or (cal.blur >= BLURRED_PX and cal.noise >= QUIET_NOISE and span < SLASH_SPAN)
+            or _model_tick(f))
 
 
 def _model_tick(f: dict[str, float]) -> bool:
@@ -1229,7 +1230,7 @@ def _light_stroke_state(executed: bool, f: dict[str, float], line: tuple[float, 
     enough = f["faint"] >= F_MARK * 1.8 or (
         cal.noise < QUIET_NOISE and f.get("end_gap", 1.0) < END_GAP and line is not None
         and line[0] >= BENT_LINE and line[1] <= ALONE)
-    if state == SLASHED and (not enough or _tick_like(f, line, cal) or _model_tick(f)):
+    if state == SLASHED and (not enough or _tick_like(f, line, cal)):
         return REVIEW, SLASHED
     return state, (CHECKED if state == REVIEW else state)
 
