@@ -48,6 +48,7 @@ SETS: dict[str, tuple[str, int]] = {
     "scan-600": ("scan-600", 10),
     "clean": ("clean", 20),
     "short-ticks": ("short-ticks", 40),
+    "short-ticks-scan": ("short-ticks-scan", 40),
 }
 DEFAULT_SETS = ("phone", "phone-easy", "scan-150", "scan-300", "scan-600", "clean")
 REVIEW = "review"

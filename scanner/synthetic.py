@@ -62,10 +62,12 @@ from sheets.manifest import Manifest, Rect
 
 VERSION = "5"  # bump when the same seed would give a different case
 KIND = "opial-career"
+# (new ones last: a profile's index seeds its cases)
 PROFILES = ("phone", "phone-easy", "corner-cut", "scan", "scan-150", "scan-300", "scan-600",
-            "clean", "short-ticks")  # (new ones last: a profile's index seeds its cases)
+            "clean", "short-ticks", "short-ticks-scan")
 PHOTO_PROFILES = ("phone", "phone-easy", "corner-cut", "short-ticks")
-SCAN_PROFILES = ("scan", "scan-150", "scan-300", "scan-600")
+SCAN_PROFILES = ("scan", "scan-150", "scan-300", "scan-600", "short-ticks-scan")
+SHORT_TICKS = ("short-ticks", "short-ticks-scan")  # ticks drawn with short arms (_short_arms)
 RENDER_DPIS = (75, 100, 150, 200, 250, 300)  # the page is rasterised at one of these
 MAX_RENDER_DPI = 300  # larger outputs are upsampled by the camera/scanner warp
 MM_PER_PT = 25.4 / 72
@@ -677,7 +679,7 @@ def _plan(rng: np.random.Generator, profile: str, rules: Rules, manifest: Manife
     blank = sheet_meta["kind"] == "blank"
     inks = [] if blank else _restyle(plan_ink(state, rules, manifest, style.base, ink_seed),
                                      style)
-    if profile == "short-ticks":
+    if profile in SHORT_TICKS:
         inks = _short_arms(inks, manifest, random.Random(ink_seed + 2))
     inks, tidied = _tidy_marks(inks, manifest)
     hand = random.Random(ink_seed + 1)
@@ -1360,7 +1362,8 @@ def _photocopy(rng: np.random.Generator, img: np.ndarray, dpi: int) -> tuple[np.
 def _scan(rng: np.random.Generator, profile: str, page: Page, edition: str, paper: str,
           inks: list[Ink], style: InkStyle) -> tuple[np.ndarray, dict[str, Any], np.ndarray]:
     """A flatbed scan (BGR or grey, before compression) and its parameters."""
-    dpi = (int(profile.split("-")[1]) if "-" in profile
+    suffix = profile.rsplit("-", 1)[-1]  # scan-300: 300 dpi; scan, short-ticks-scan: any
+    dpi = (int(suffix) if suffix.isdigit()
            else int(_pick(rng, (150, 200, 300, 400, 600), (2, 1, 3, 1, 1))))
     rdpi = _render_dpi(min(dpi, MAX_RENDER_DPI))
     raster = _page_raster(rng, edition, paper, page.manifest.page_size, inks, style, rdpi)
