@@ -112,6 +112,15 @@ PEN_FILL, PEN_BULGE = 0.35, 1.25  # a single stroke inking this much of its box 
 #   pen in a 3.5 mm box) that widens this much at one point may be a tick whose short arm
 #   (up to a third of the box) merged into its long one: review (a hand sweep: 40 of 720 such
 #   ticks read as sure slashes, widening 1.25-1.65; the bench's slashes that thick: 95 % under 1.22)
+QUIET_TICK_P, QUIET_TICK_LINE, QUIET_TICK_BULGE = 0.99, 0.99, 1.3  # on a quiet sheet, a
+#   single stroke that scanner.tickslash's model calls a tick with this probability, with ink
+#   off its straight band (less than this share on it) and widening this much at one point
+#   (its vertex) is a tick: three signs that agree (the bench's scans and clean renders with
+#   short-armed ticks, and bench_ticks' noise-free pages: 142 and 873 ticks so read, none of
+#   the 2094 and 1619 slashes; the nearest slashes had every ink pixel on their band)
+QUIET_BENT, QUIET_SOME = 0.98, 0.1  # ... and one with less of its ink on its band than this
+#   that the model finds somewhat like a tick (this probability) or that widens BULGE_TICK:
+#   review (4 ticks read as slashes on those scans; 1 and 7 of those slashes to review)
 BULGE_INK, BULGE_TICK = 0.35, 1.4  # a mark inking this much of its box whose ink widens to
 #                                   this many times its typical width: a thick tick
 SHAPE_CORE = 0.5  # unsure of the strokes at the ink's edge: look again at this share of
@@ -1155,6 +1164,8 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
                   else CHECKED)
         return Mark(REVIEW, 0.45, likely, "one stroke or two? (slash = failed, cross = "
                     "success)", f)
+    if executed and state == SLASHED and _quiet_tick(f, line, cal):
+        return Mark(CHECKED, 0.6, CHECKED, "", f)
     if executed and state == SLASHED and _tick_like(f, line, cal):
         return Mark(REVIEW, 0.45, SLASHED, "one stroke or two? (a slash, or a tick with a "
                     "short arm?)", f)
@@ -1194,7 +1205,9 @@ def _tick_like(f: dict[str, float], line: tuple[float, float] | None, cal: Calib
     short of the box's corners (a tick whose short arm is hardly longer than the pen is
     wide, or that blur merged into the long arm); on a blurred, noisy photo, one crossing
     less than SLASH_SPAN of its box (a tick's long arm, its short arm lost in the print's
-    blur); and one the tick-or-slash model calls a tick (_model_tick)."""
+    blur); on a quiet sheet, one with some ink off its band that the model finds somewhat
+    like a tick or that widens at one point (QUIET_BENT); and one the tick-or-slash model
+    calls a tick (_model_tick)."""
     if line is None:
         return False
     span = f.get("span", 1.0)
@@ -1204,7 +1217,20 @@ def _tick_like(f: dict[str, float], line: tuple[float, float] | None, cal: Calib
             or (fill >= FAT_FILL and line[0] < THICK_ONE)
             or (line[0] < BENT_LINE and span < BENT_SPAN)
             or (cal.blur >= BLURRED_PX and cal.noise >= QUIET_NOISE and span < SLASH_SPAN)
+            or (cal.noise < QUIET_NOISE and line[0] < QUIET_BENT
+                and (f.get("tick_p", 0.0) >= QUIET_SOME or f.get("bulge", 1.0) >= BULGE_TICK))
             or _model_tick(f))
+
+
+def _quiet_tick(f: dict[str, float], line: tuple[float, float] | None, cal: Calibration
+                ) -> bool:
+    """On a quiet sheet (a scan, a clean photo), a stroke read as one that is a tick whose
+    short arm is short: the model calls it a tick, some of its ink lies off its straight
+    band, and it widens at one point (QUIET_TICK_P, QUIET_TICK_LINE, QUIET_TICK_BULGE). A
+    slash, however bent, keeps its ink on its band there."""
+    return (line is not None and cal.noise < QUIET_NOISE
+            and f.get("tick_p", 0.0) >= QUIET_TICK_P and line[0] < QUIET_TICK_LINE
+            and f.get("bulge", 1.0) >= QUIET_TICK_BULGE)
 
 
 def _model_tick(f: dict[str, float]) -> bool:
@@ -1225,7 +1251,7 @@ def _light_stroke_state(executed: bool, f: dict[str, float], line: tuple[float, 
     across the box, edge to edge: a tick's long arm stops at its vertex, inside the box,
     and there its short arm shows on such a sheet."""
     state = _stroke_state(executed, line, f.get("far", 0.0))
-    if state == REVIEW and _widens(f, cal):
+    if (state == REVIEW and _widens(f, cal)) or (state == SLASHED and _quiet_tick(f, line, cal)):
         return CHECKED, CHECKED
     enough = f["faint"] >= F_MARK * 1.8 or (
         cal.noise < QUIET_NOISE and f.get("end_gap", 1.0) < END_GAP and line is not None
