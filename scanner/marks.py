@@ -87,7 +87,10 @@ FAR_SLASH = 0.025  # a single stroke is a slash only with less than this off its
 FAR_TICK = 0.03  # a second stroke (over SECOND_SLASH) with this much off the band: a tick
 QUIET_ARM = 0.06  # on a quiet sheet (QUIET_NOISE), a box inked over SLASH_MAX_INK with this
 #   much of its ink on a second band is a tick (the bench's 102 such slashes put at most
-#   2.3 % there, its ticks 9.4 % and more; on noisy photos ticks go down to 1 %)
+#   2.3 % there, its ticks 9.4 % and more; on noisy photos ticks go down to 1 %), unless it
+#   runs edge to edge (its ends under EDGE_GAP short of the box's) with nothing well off its
+#   band (FAR_SLASH): a marker's slash, its blunt ends wider than its band (review)
+EDGE_GAP = 0.03  # (the bench's fat ticks in that zone stop 0.043 and more short of an edge)
 SLASH_MAX_INK = 0.45  # a box more inked than this is a slash only if paper shows both sides
 THICK_ONE = 0.99  # a thick mark with little paper beside it: one stroke (a slash) when this
 #                  much of its ink lies on one straight band (and some paper shows both sides)
@@ -1152,9 +1155,10 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
         return Mark(REVIEW, 0.4, CHECKED if state == REVIEW else state, PALE_WHY, f, INK)
     conf = _conf(ink, F_MARK, F_MARK * 2.5)
     if (state == REVIEW and line is not None and cal.noise < QUIET_NOISE
-            and ink >= SLASH_MAX_INK and line[1] >= QUIET_ARM):
+            and ink >= SLASH_MAX_INK and line[1] >= QUIET_ARM
+            and (far >= FAR_SLASH or f.get("end_gap", 1.0) >= EDGE_GAP)):
         # on a quiet sheet a fat slash keeps its ink on its band: this much on a second
-        # one is a marker tick's short arm
+        # one is a marker tick's short arm (if it leaves the band, or the stroke stops short)
         return Mark(CHECKED, 0.6, CHECKED, "", f)
     if state == REVIEW and _widens(f, cal):
         return Mark(CHECKED, 0.6, CHECKED, "", f)

@@ -361,3 +361,14 @@ def test_short_armed_pen_tick_on_a_scan_is_never_a_sure_slash(index: int, rid: s
     m = read(case).marks[rid]
     assert case.truth[rid] == CHECKED
     assert m.state in (CHECKED, REVIEW), m
+
+
+def test_marker_slash_edge_to_edge_on_a_scan_is_never_a_sure_tick() -> None:
+    """A marker's slash on a scan (bench case short-ticks-scan 6, seed 11): its blunt ends
+    are wider than its band, which put 16 % of its ink on a second band, and it read as a
+    tick (a failed mission read as a success) before session 12. A fat stroke running edge
+    to edge with nothing well off its band goes to review."""
+    case = make_case(case_seed(11, "short-ticks-scan", 6), "short-ticks-scan")
+    m = read(case).marks["mission.system_defense.1"]
+    assert case.truth["mission.system_defense.1"] == SLASHED
+    assert m.state in (SLASHED, REVIEW), m
