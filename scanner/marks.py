@@ -115,7 +115,7 @@ PEN_FILL, PEN_BULGE = 0.35, 1.25  # a single stroke inking this much of its box 
 #   pen in a 3.5 mm box) that widens this much at one point may be a tick whose short arm
 #   (up to a third of the box) merged into its long one: review (a hand sweep: 40 of 720 such
 #   ticks read as sure slashes, widening 1.25-1.65; the bench's slashes that thick: 95 % under 1.22)
-QUIET_TICK_P, QUIET_TICK_LINE, QUIET_TICK_BULGE = 0.99, 0.99, 1.3  # on a quiet sheet, a
+QUIET_TICK_P, QUIET_TICK_LINE, QUIET_TICK_BULGE = 0.99, 0.99, 1.2  # on a quiet sheet, a
 #   single stroke that scanner.tickslash's model calls a tick with this probability, with ink
 #   off its straight band (less than this share on it) and widening this much at one point
 #   (its vertex) is a tick: three signs that agree (the bench's scans and clean renders with
