@@ -1610,14 +1610,16 @@ def _illegible(reading: Reading) -> tuple[str, str] | None:
                 "(or scan with --read-anyway and check the sheet by hand).")
     sure_levels = [m.features["level"] for m in reading.marks.values()
                    if m.state in (CHECKED, SLASHED)]
-    sure = (_contrast(sure_levels, [m.features["t_ink"] for m in reading.marks.values()
-                                    if "t_ink" in m.features])
-            if len(sure_levels) >= FAINT_MIN_SURE else float("inf"))
+    unclear = sum(m.state == REVIEW for m in reading.marks.values())
+    if len(sure_levels) >= FAINT_MIN_SURE:
+        sure = _contrast(sure_levels, [m.features["t_ink"] for m in reading.marks.values()
+                                       if "t_ink" in m.features])
+    else:  # few marks read for sure: a sheet hardly marked, or one whose marks hardly show
+        sure = 0.0 if unclear > UNCLEAR_SHARE * len(reading.marks) else float("inf")
     if reading.contrast < FAINT_SHEET and sure < FAINT_SURE:
         return (f"the marks are too faint to read in this photo (the typical mark is only "
                 f"{reading.contrast:.0%} of the ink threshold that the photo's noise and blur "
                 "set, so some marks do not show at all)", fix)
-    unclear = sum(m.state == REVIEW for m in reading.marks.values())
     if reading.light and sure < LIGHT_RATIO and unclear > UNCLEAR_SHARE * len(reading.marks):
         return (f"the marks are too faint to read this photo with confidence ({unclear} of "
                 f"{len(reading.marks)} boxes unclear; the typical mark is only "
