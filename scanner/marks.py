@@ -147,6 +147,9 @@ FAINT_SHEET = 1.2  # ... and one whose typical mark is under 1.2x that threshold
 FAINT_MIN_SURE, FAINT_SURE = 10, 1.3  # ... when at least this many boxes read as marked
 #   for sure, and they are faint too (under 1.3x): on a blurred, noisy photo the print's
 #   haze in many small boxes reads as light "marks" to review, and outnumbers dark ones
+FAINT_FEW_SURE = 5  # ... or at least this many, when over UNCLEAR_SHARE of the boxes are
+#   unclear (a harsh photo of the palest pencil read 9 marks for sure, 89 boxes unclear and
+#   26 marks as empty; a blurred blank sheet's haze has none, a noisy photo of two marks 2)
 UNCLEAR_SHARE = 0.1  # a light sheet with more of its boxes than this to review is refused
 #   too (require_legible): the bench's light phone photos have 8-21 or 34-75 of 309
 LOW_INK, LOW_FAINT = 0.06, 0.035  # on a quiet, light sheet the boxes left unclear for a
@@ -1611,11 +1614,12 @@ def _illegible(reading: Reading) -> tuple[str, str] | None:
     sure_levels = [m.features["level"] for m in reading.marks.values()
                    if m.state in (CHECKED, SLASHED)]
     unclear = sum(m.state == REVIEW for m in reading.marks.values())
-    if len(sure_levels) >= FAINT_MIN_SURE:
+    if len(sure_levels) >= FAINT_MIN_SURE or (len(sure_levels) >= FAINT_FEW_SURE
+                                              and unclear > UNCLEAR_SHARE * len(reading.marks)):
         sure = _contrast(sure_levels, [m.features["t_ink"] for m in reading.marks.values()
                                        if "t_ink" in m.features])
-    else:  # few marks read for sure: a sheet hardly marked, or one whose marks hardly show
-        sure = 0.0 if unclear > UNCLEAR_SHARE * len(reading.marks) else float("inf")
+    else:  # a sheet hardly marked (or blank) whose unclear boxes are the photo's haze
+        sure = float("inf")
     if reading.contrast < FAINT_SHEET and sure < FAINT_SURE:
         return (f"the marks are too faint to read in this photo (the typical mark is only "
                 f"{reading.contrast:.0%} of the ink threshold that the photo's noise and blur "

@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 from test_scanner import SLASH, _draw, page, scan
 
+from starsheets.errors import InputFileError
+
 SHAPES = {  # (strokes in box fractions, what it means on an Executed box)
     "tick": ([[(0.15, 0.5), (0.4, 0.85), (0.9, 0.1)]], "checked"),
     "short-armed tick": ([[(0.25, 0.55), (0.38, 0.75), (0.8, 0.15)]], "checked"),
@@ -66,4 +68,13 @@ def test_mark_styles_are_never_silently_wrong(width: int, shade: int, blur: floa
     c for c in itertools.product((2, 4, 7), (30, 110, 160), (0.0, 1.5, 2.5), (0.0, 8.0))
     if c not in FAST])
 def test_mark_styles_sweep(width: int, shade: int, blur: float, noise: float) -> None:
+    if (width, shade, blur, noise) in TOO_FAINT:
+        with pytest.raises(InputFileError, match="too faint"):
+            silent_errors(width, shade, blur, noise)
+        return
     assert silent_errors(width, shade, blur, noise) == []
+
+
+# refused, not read: over a third of the boxes unclear (the photo's haze), the marks under the
+# ink threshold (since session 12: the sheet's 5 to 9 marks read for sure are faint too)
+TOO_FAINT = {(2, 160, 2.5, 8.0)}
