@@ -824,7 +824,8 @@ def test_dark_sure_marks_keep_a_sheet_of_faint_phantoms_from_being_refused() -> 
 
     marks = {f"mission.{k}": box(CHECKED, 0.8) for k in range(12)}
     marks |= {f"promotion.{k}": box(REVIEW, 0.18) for k in range(40)}
-    contrast = _light_sheet_review(marks, np.full(52, 0.2))
+    marks |= {f"skill.{k}": Mark(EMPTY, 0.9, EMPTY, "", {"level": 0.0}) for k in range(400)}
+    contrast = _light_sheet_review(marks, np.full(52, 0.2))  # (40 of 452 unclear: < 10 %)
     assert contrast < 1.2
     require_legible(_reading(marks, contrast), "sheet.jpg")
     marks |= {f"mission.{k}": box(CHECKED, 0.22) for k in range(12)}  # the sure ones faint too
@@ -833,11 +834,13 @@ def test_dark_sure_marks_keep_a_sheet_of_faint_phantoms_from_being_refused() -> 
 
 
 @pytest.mark.parametrize(("contrast", "unclear", "refused"), [
-    (1.3, 31, True), (1.3, 30, False), (1.49, 40, True), (1.6, 80, False)])
-def test_a_light_sheet_with_over_a_tenth_of_its_boxes_unclear_is_refused(
-        contrast: float, unclear: int, refused: bool) -> None:
-    """Checking more than one box in ten by hand is more work than a better photo; on a
-    sheet whose marks are dark (not light, LIGHT_RATIO) reviews have other causes."""
+    (1.3, 31, "the marks are too faint"), (1.3, 30, ""), (1.49, 40, "the marks are too faint"),
+    (1.6, 80, "too many boxes are unclear"), (1.6, 30, "")])
+def test_a_sheet_with_over_a_tenth_of_its_boxes_unclear_is_refused(
+        contrast: float, unclear: int, refused: str) -> None:
+    """Checking more than one box in ten by hand is more work than a better photo. On a
+    light sheet (LIGHT_RATIO) the fix is a darker pen too; on one whose marks are dark
+    (since session 12) a sharper photo: so unsure a reading errs unseen as well."""
     marks = {f"promotion.{k}": Mark(CHECKED, 0.9, CHECKED, "", {
         "level": 0.3 * contrast, "fill": 0.3, "t_ink": 0.3}) for k in range(300)}
     for k in range(unclear):
@@ -846,10 +849,11 @@ def test_a_light_sheet_with_over_a_tenth_of_its_boxes_unclear_is_refused(
     if refused:
         with pytest.raises(InputFileError) as e:
             require_legible(reading, "sheet.jpg")
-        assert f"{unclear} of 300 boxes unclear" in e.value.message
+        assert e.value.message.startswith(f"sheet.jpg: {refused}"), e.value.message
+        assert f"{unclear} of 300" in e.value.message
         assert "--read-anyway" in e.value.fix
         warning = require_legible(reading, "sheet.jpg", anyway=True)
-        assert warning is not None and warning.startswith("read anyway, though the marks")
+        assert warning is not None and warning.startswith(f"read anyway, though {refused}")
     else:
         assert require_legible(reading, "sheet.jpg") is None
 

@@ -68,13 +68,13 @@ def test_mark_styles_are_never_silently_wrong(width: int, shade: int, blur: floa
     c for c in itertools.product((2, 4, 7), (30, 110, 160), (0.0, 1.5, 2.5), (0.0, 8.0))
     if c not in FAST])
 def test_mark_styles_sweep(width: int, shade: int, blur: float, noise: float) -> None:
-    if (width, shade, blur, noise) in TOO_FAINT:
-        with pytest.raises(InputFileError, match="too faint"):
+    if (width, shade, blur, noise) in REFUSED:
+        with pytest.raises(InputFileError, match=r"too faint|too many boxes are unclear"):
             silent_errors(width, shade, blur, noise)
         return
     assert silent_errors(width, shade, blur, noise) == []
 
 
-# refused, not read: over a third of the boxes unclear (the photo's haze), the marks under the
-# ink threshold (since session 12: the sheet's 5 to 9 marks read for sure are faint too)
-TOO_FAINT = {(2, 160, 2.5, 8.0)}
+# refused since session 12, not read: a third of the boxes unclear (the haze of the photo's
+# blur and noise in its small boxes); on the palest, the marks under the ink threshold too
+REFUSED = {(2, 110, 2.5, 8.0), (2, 160, 2.5, 8.0), (4, 160, 2.5, 8.0), (7, 160, 2.5, 8.0)}
