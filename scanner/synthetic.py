@@ -22,8 +22,10 @@ mark region (`truth`, the vocabulary of `game.opial.marks`) and every parameter 
               `corner-cut`: a phone-easy photo with one corner marker out of the frame
               or under a fingertip or a note (`Case.missing_markers`); regions, the QR
               code and the other markers stay visible (the top-right marker, beside the
-              QR code, can only be covered, never cut by the frame)
-    scanner   `scan` (150-600 dpi), `scan-150`, `scan-300`, `scan-600`: a flatbed, the
+              QR code, can only be covered, never cut by the frame); `short-ticks`: a
+              phone-easy photo whose ticks' short arms are cut to 35-65 % (_short_arms)
+    scanner   `scan` (150-600 dpi), `scan-150`, `scan-300`, `scan-600`, `short-ticks-scan`
+              (150-600 dpi, the ticks of `short-ticks`): a flatbed, the
               paper skewed +-2 deg, printed at 90-100% ("fit to page"), sometimes upside
               down, sometimes a photocopy (high contrast, toner specks, soft), colour or
               grey, PNG or JPEG
