@@ -1617,8 +1617,9 @@ def _illegible(reading: Reading) -> tuple[str, str] | None:
     sure_levels = [m.features["level"] for m in reading.marks.values()
                    if m.state in (CHECKED, SLASHED)]
     unclear = sum(m.state == REVIEW for m in reading.marks.values())
-    if len(sure_levels) >= FAINT_MIN_SURE or (len(sure_levels) >= FAINT_FEW_SURE
-                                              and unclear > UNCLEAR_SHARE * len(reading.marks)):
+    many_unclear = unclear > UNCLEAR_SHARE * len(reading.marks)
+    marked = len(sure_levels) >= FAINT_FEW_SURE
+    if len(sure_levels) >= FAINT_MIN_SURE or (marked and many_unclear):
         sure = _contrast(sure_levels, [m.features["t_ink"] for m in reading.marks.values()
                                        if "t_ink" in m.features])
     else:  # a sheet hardly marked (or blank) whose unclear boxes are the photo's haze
@@ -1627,7 +1628,7 @@ def _illegible(reading: Reading) -> tuple[str, str] | None:
         return (f"the marks are too faint to read in this photo (the typical mark is only "
                 f"{reading.contrast:.0%} of the ink threshold that the photo's noise and blur "
                 "set, so some marks do not show at all)", fix)
-    if unclear > UNCLEAR_SHARE * len(reading.marks) and len(sure_levels) >= FAINT_FEW_SURE:
+    if marked and many_unclear:
         if reading.light and sure < LIGHT_RATIO:
             return (f"the marks are too faint to read this photo with confidence ({unclear} of "
                     f"{len(reading.marks)} boxes unclear; the typical mark is only "
