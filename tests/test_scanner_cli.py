@@ -219,6 +219,16 @@ def test_a_photo_with_too_many_unclear_boxes_is_refused_with_the_fix(tmp_path: P
     assert_refused(tmp_path, cli, 92270813424536, "of 309 boxes unclear", "--read-anyway")
 
 
+def test_a_blurred_photo_of_dark_marks_with_too_many_unclear_boxes_is_refused(
+        tmp_path: Path, cli: Cli) -> None:
+    """A tilted, blurred photo of black marks whose far side is ~75 px/inch (bench case 0
+    of seed 22's harsh phone set): 80 of 309 boxes unclear, and the haze of its small
+    boxes read as checks in 9 more. Refused with the fix since session 12 (before, only
+    sheets of light marks were)."""
+    assert_refused(tmp_path, cli, 84764705652614, "too many boxes are unclear",
+                   "sharper photo from straight above")
+
+
 def test_read_anyway_reads_a_refused_photo_with_a_warning(tmp_path: Path, cli: Cli) -> None:
     """The too-faint photo above, read all the same when the user asks: a sheet with its
     unclear boxes to review and the refusal as a warning (exit 1: look at it)."""
