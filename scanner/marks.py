@@ -1578,9 +1578,10 @@ def require_legible(reading: Reading, source: str, anyway: bool = False) -> str 
     - a marked sheet (FAINT_FEW_SURE marks read for sure) with over UNCLEAR_SHARE of its
       boxes to review: checking them one by one on the paper is more work than a better
       photo, and a reading that unsure errs unseen too (held out, seed 22: the two harsh
-      photos with 37 and 80 boxes to review read 11 and 9 boxes wrong; no other sheet
-      read of the 1386 cached, seeds 0/7/11/21/22, has over 30). Light sheets were so refused before;
-      session 12 extended it to all (call this once the boxes are settled: scanner.order).
+      photos with 37 and 80 boxes to review read 11 and 9 boxes wrong; no other sheet read
+      of the 1386 cached, seeds 0/7/11/21/22, has over 30). Light sheets were so refused
+      before; session 12 extended it to all (call this once the boxes are settled:
+      scanner.order).
     With `anyway` (scan --read-anyway) the refusal is returned as a warning instead."""
     problem = _illegible(reading)
     if problem is None:

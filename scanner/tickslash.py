@@ -7,12 +7,13 @@ The reader's rules tell one stroke (a slash: the mission failed) from two (a tic
 succeeded) by how the ink lies on straight bands. A tick whose short arm is short, or
 light and crossing the box's printed "+1", leaves too little off the long arm's band for
 those rules, and a few such ticks read as sure slashes (`bench/bench_ticks.py`). This
-model looks at the whole box instead; the reader uses it only as a veto (a stroke the
-rules call a slash that the model calls a tick goes to review), so it can add reviews but
-never a new reading. It was trained on ticks of every arm length and slashes drawn into
-the blank sheet's mission boxes and read by the reader itself (scanner/train_tickslash.py,
-`python -m scanner.train_tickslash`); the same small network as the digits' (numpy,
-weights in scanner/models/tickslash.npz). Well under 0.1 ms a box.
+model looks at the whole box instead. The reader uses it as a veto (a stroke the rules
+call a slash that the model calls a tick goes to review) and, on a quiet sheet only, to
+read a tick where the stroke's own shape agrees (scanner.marks._quiet_tick: ink off its
+band and a widening at the vertex). It was trained on ticks of every arm length and
+slashes drawn into the blank sheet's mission boxes and read by the reader itself
+(scanner/train_tickslash.py, `python -m scanner.train_tickslash`); the same small network
+as the digits' (numpy, weights in scanner/models/tickslash.npz). Well under 0.1 ms a box.
 """
 
 from __future__ import annotations
