@@ -67,6 +67,10 @@ SIDE_SEEN, SIDE_INKED = 0.3, 0.4  # ... unless the rim, seen on three sides or m
 #   stroke passing by: coloured in). The bench's corrections ink 2 sides or more at 0.61 and
 #   over (all their sides seen over HALO_CANCEL); boxes coloured in with such ink nearby,
 #   one side, or 2-3 of 4 (review) (docs/scanner.md)
+RIM_SIDES = 3  # on a sheet as quiet as a scan (SCAN_NOISE), a filled box whose rim is inked
+#   over HALO_REVIEW on this many of its sides (of three or four seen): a correction, however
+#   light its fill (pencil). Of the cached bench's 12,520 boxes coloured in on such sheets
+#   none has it; of its 643 corrections 642 do (19 were reviews)
 SOLID_INK = 0.6  # a box over the threshold all over, but with ink (print taken away) on less
 #   of it than this, and its rim inked: dim paper under a cross, not a fill (review; the
 #   bench's corrections ink 0.65 and over, two crosses on a dim photo 0.49 and 0.51)
@@ -123,6 +127,16 @@ QUIET_TICK_P, QUIET_TICK_LINE, QUIET_TICK_BULGE = 0.99, 0.99, 1.2  # on a quiet 
 #   slashes; bench_ticks' noise-free pages: 913 of 1484 and none of 1619; the slashes the
 #   model calls ticks keep every ink pixel on their band. Held out, seeds 21/22: 186 reviews
 #   read right, nothing read wrong)
+QUIET_TICK_MID = 0.99  # ... and ink the rules cannot call one stroke or two (a second band of
+#   5-18 %) that the model calls a tick with this probability is one (cached bench, seeds
+#   0/7/11/21/22/31: 68 ticks sent to review read so; the 6 slashes there measure under 0.32;
+#   bench_ticks: 24 ticks)
+QUIET_SLASH_P = 0.01  # on a sheet as quiet as a scan (SCAN_NOISE), a single stroke that a
+#   tick could look like by its shape (_tick_like) is a slash when the model calls it one (a
+#   tick with under this probability) and it does not widen BULGE_TICK at one point (the
+#   cached bench, seeds 0/7/11/21/22: 33 slashes sent to review read so, no tick changed;
+#   bench_ticks: 32 slashes, no tick. On a sharpened, blurred phone photo (noise 0.008) the
+#   model called a light tick a slash (0.002): there the shape's doubt stays a review)
 QUIET_BENT, QUIET_SOME = 0.98, 0.1  # ... and one with less of its ink on its band than this
 #   that the model finds somewhat like a tick (this probability) or that widens BULGE_TICK:
 #   review (4 ticks read as slashes on those scans; 1 and 7 of those slashes to review)
@@ -169,6 +183,8 @@ FAINT_CORE = 0.02  # a faint mark read as marked has this much ink over the full
 #                  (pencil's darkest pixels do; a shadow's edge or a print misfit does not)
 QUIET_NOISE = 0.012  # a sheet this quiet (scans, clean photos: 7 sigma well under the ink
 #                     threshold's floor) shows a thin faint stroke on 5.5 % of a box, not 10 %
+SCAN_NOISE = 0.006  # a sheet as quiet as a scan (the bench's scans and clean renders measure
+#                    0.004-0.0055; its phone photos mostly more)
 FAINT = 0.45  # a mark lighter than this share of the sheet's typical mark: review (the
 #   bench's marks read right measure 0.43 and over, 2 of 73,000 under 0.45; the print's
 #   haze on a blurred photo, a shadow or a blurred neighbour read as marks 0.22-0.43)
@@ -1145,6 +1161,9 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
             return Mark(CANCELLED, _conf(halo, HALO_CANCEL, 2 * HALO_CANCEL), CANCELLED, "", f)
         if solid and seen >= 3 and sides == seen:  # ink all round: a correction's loop
             return Mark(CANCELLED, 0.6, CANCELLED, "", f)
+        if cal.noise < SCAN_NOISE and halo >= HALO_REVIEW and seen >= 3 and sides >= RIM_SIDES:
+            # on a scan a box coloured in keeps its rim clean but for a side or two
+            return Mark(CANCELLED, 0.6, CANCELLED, "", f)
         likely = (CANCELLED if halo >= (HALO_CANCEL + HALO_REVIEW) / 2 or struck
                   else CHECKED)
         return Mark(REVIEW, 0.45, likely, "box filled, with ink around it: coloured in "
@@ -1167,6 +1186,8 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
         return Mark(CHECKED, 0.6, CHECKED, "", f)
     if state == REVIEW and _widens(f, cal):
         return Mark(CHECKED, 0.6, CHECKED, "", f)
+    if state == REVIEW and _quiet_model_tick(f, line, cal):
+        return Mark(CHECKED, 0.6, CHECKED, "", f)
     if state == REVIEW:
         l2 = line[1] if line else 0.0
         likely = (SLASHED if l2 < (SECOND_SLASH + SECOND_CROSS) / 2 and far < FAR_SLASH
@@ -1176,6 +1197,8 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
     if executed and state == SLASHED and _quiet_tick(f, line, cal):
         return Mark(CHECKED, 0.6, CHECKED, "", f)
     if executed and state == SLASHED and _tick_like(f, line, cal):
+        if _quiet_slash(f, line, cal):
+            return Mark(SLASHED, 0.6, SLASHED, "", f)
         return Mark(REVIEW, 0.45, SLASHED, "one stroke or two? (a slash, or a tick with a "
                     "short arm?)", f)
     if executed and line is not None:
@@ -1242,6 +1265,27 @@ def _quiet_tick(f: dict[str, float], line: tuple[float, float] | None, cal: Cali
             and f.get("bulge", 1.0) >= QUIET_TICK_BULGE)
 
 
+def _quiet_model_tick(f: dict[str, float], line: tuple[float, float] | None, cal: Calibration
+                      ) -> bool:
+    """On a quiet sheet, ink the rules cannot call one stroke or two (a second band holding
+    between SECOND_SLASH and SECOND_CROSS of it, little of it far off) that the model calls a
+    tick (QUIET_TICK_MID): a tick whose short arm is short or merged."""
+    return (line is not None and cal.noise < QUIET_NOISE
+            and f.get("tick_p", 0.0) >= QUIET_TICK_MID)
+
+
+def _quiet_slash(f: dict[str, float], line: tuple[float, float] | None, cal: Calibration
+                 ) -> bool:
+    """On a sheet as quiet as a scan, a stroke the rules read as one, and that a tick could
+    look like by its shape only, that is a slash all the same: the model calls it a slash
+    (a tick with under QUIET_SLASH_P) and it keeps its width (no BULGE_TICK widening at a
+    vertex). The rules' reading and the model's answer agree; the shape's doubt is
+    outweighed."""
+    return (line is not None and cal.noise < SCAN_NOISE
+            and "tick_p" in f and f["tick_p"] < QUIET_SLASH_P
+            and f.get("bulge", 1.0) < BULGE_TICK)
+
+
 def _model_tick(f: dict[str, float]) -> bool:
     """A stroke the rules read as a slash that scanner.tickslash's model calls a tick
     (TICK_VETO), or that it finds somewhat like one (TICK_SOME) when the stroke also
@@ -1266,6 +1310,8 @@ def _light_stroke_state(executed: bool, f: dict[str, float], line: tuple[float, 
         cal.noise < QUIET_NOISE and f.get("end_gap", 1.0) < END_GAP and line is not None
         and line[0] >= BENT_LINE and line[1] <= ALONE)
     if state == SLASHED and (not enough or _tick_like(f, line, cal)):
+        if _quiet_slash(f, line, cal):
+            return SLASHED, SLASHED
         return REVIEW, SLASHED
     return state, (CHECKED if state == REVIEW else state)
 
@@ -1474,7 +1520,7 @@ def _strokes(d: np.ndarray, over: np.ndarray, st: Stack, k: int, f: dict[str, fl
         if _stroke_state(True, line_c, shape_c["far"]) != REVIEW:
             line, shape = line_c, {**shape_c, "core": 1.0}
     f.update(shape)
-    if _stroke_state(True, line, shape["far"]) == SLASHED:  # what _model_tick may veto
+    if _stroke_state(True, line, shape["far"]) != CHECKED:  # what the model may weigh in on
         f["tick_p"] = round(tick_probability(_box_ink(d, over, st, k, f)), 3)
     return line
 

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import sheets
-from game.opial.marks import CHECKED, SLASHED, meaning
+from game.opial.marks import CANCELLED, CHECKED, SLASHED, meaning
 from scanner.marks import REVIEW
 from scanner.pipeline import SheetResult, scan_page
 from scanner.synthetic import Case, case_seed, make_case
@@ -394,3 +394,40 @@ def test_photo_with_a_fifth_of_its_boxes_unclear_is_refused() -> None:
     assert res.error is not None, "read, not refused"
     assert "too many boxes are unclear" in res.error.one_line(), res.error.one_line()
     assert "sharper photo" in res.error.fix
+
+
+@pytest.mark.parametrize(("seed", "profile", "index", "rid"), [
+    (7, "scan-300", 10, "mission.system_defense.1"),  # a little off its band, short
+    (7, "scan-600", 9, "mission.patrol.1"),
+    (0, "scan-150", 3, "mission.system_defense.2"),  # a marker's, over the printed "+1"
+])
+def test_slash_on_a_scan_that_the_model_confirms_is_a_slash(seed: int, profile: str,
+                                                            index: int, rid: str) -> None:
+    """Slashes on scans whose shape a tick could have too (a little ink off the band, or a
+    fat stroke): "one stroke or two?" before session 13. On a sheet as quiet as a scan, a
+    stroke the rules read as one that the model calls a slash (P(tick) < 0.01) and that does
+    not widen at a vertex is a slash."""
+    case = make_case(case_seed(seed, profile, index), profile)
+    m = read(case).marks[rid]
+    assert case.truth[rid] == SLASHED
+    assert m.state == SLASHED, m
+
+
+def test_pencil_correction_on_a_scan_is_cancelled() -> None:
+    """A pencil correction on a scan (bench case scan-300 2, seed 0): the box filled and
+    scribbled over, its rim inked 45 % on three of four sides. It went to review before
+    session 13; on a scan a box coloured in leaves its rim clean but for a side or two."""
+    case = make_case(case_seed(0, "scan-300", 2), "scan-300")
+    m = read(case).marks["discipline.6"]
+    assert case.truth["discipline.6"] == CANCELLED
+    assert m.state == CANCELLED, m
+
+
+def test_tick_the_rules_cannot_split_is_read_by_the_model_on_a_scan() -> None:
+    """A short-armed tick on a scan (bench case short-ticks-scan 26, seed 0) whose short arm
+    put 11 % of its ink on a second band: neither one stroke nor clearly two ("one stroke or
+    two?" before session 13). On a quiet sheet the model's tick at 0.99 or more reads it."""
+    case = make_case(case_seed(0, "short-ticks-scan", 26), "short-ticks-scan")
+    m = read(case).marks["mission.training.3"]
+    assert case.truth["mission.training.3"] == CHECKED
+    assert m.state == CHECKED, m
