@@ -1479,13 +1479,14 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
     printed = {rid for rid, p in zip(st.ids, st.printed, strict=True) if p}
     _like_the_sheets_marks(marks, feats["faint"], feats["ink"], cal, printed)
     contrast = _light_sheet_review(marks, t_ink_k)
-    if cal.blur < BLURRED_PX and (cal.noise < SCAN_NOISE
-                                  or (cal.noise < QUIET_NOISE and contrast < LIGHT_RATIO)):
+    again = [k for k, rid in enumerate(st.ids) if _unclear_ink(marks[rid])]
+    if again and cal.blur < BLURRED_PX and (
+            cal.noise < SCAN_NOISE or (cal.noise < QUIET_NOISE and contrast < LIGHT_RATIO)):
         lo_ink = p0_k + np.maximum(7 * noise_k, LOW_INK)
         lo_faint = p0_k + np.maximum(4 * noise_k, LOW_FAINT)
         low = {**measure(d, st, lo_ink, lo_faint, over, t_print),
                "t_ink": lo_ink, "t_faint": lo_faint}
-        _read_light_again(marks, low, d, over, st, cal, t_print, tpl.dpi)
+        _read_light_again(again, marks, low, d, over, st, cal, t_print, tpl.dpi)
     darkness = {}
     for k, g in enumerate(tpl.regions):
         if g.region.kind in ("digits", "text"):
@@ -1537,19 +1538,22 @@ def _box_ink(d: np.ndarray, over: np.ndarray, st: Stack, k: int, f: dict[str, fl
 UNCLEAR_INK = ("a little ink", LIGHT_WHY)  # the reviews _read_light_again looks at again
 
 
-def _read_light_again(marks: dict[str, Mark], low: dict[str, np.ndarray], d: np.ndarray,
-                      over: np.ndarray, st: Stack, cal: Calibration, t_print: float,
-                      dpi: float) -> None:
+def _unclear_ink(m: Mark) -> bool:
+    """A review for a little ink only (what _read_light_again looks at again)."""
+    return m.state == REVIEW and m.doubt == INK and m.why.startswith(UNCLEAR_INK)
+
+
+def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, np.ndarray],
+                      d: np.ndarray, over: np.ndarray, st: Stack, cal: Calibration,
+                      t_print: float, dpi: float) -> None:
     """On a sheet as quiet as a scan, or a quiet one whose marks are light, a box left to
-    review for a little ink is read again from `low` (its features at LOW_INK and LOW_FAINT,
-    and those thresholds): a light stroke under the usual thresholds shows whole there. Only
-    a sure mark is kept (checked, or slashed on an Executed box), and not specks (toner on a
-    photocopy) in a plain box; anything else stays a review (a stroke lost in the print's
-    residual reads no clearer this way)."""
-    for k, rid in enumerate(st.ids):
-        m = marks[rid]
-        if not (m.state == REVIEW and m.doubt == INK and m.why.startswith(UNCLEAR_INK)):
-            continue
+    review for a little ink (the stack indices `again`) is read again from `low` (its
+    features at LOW_INK and LOW_FAINT, and those thresholds): a light stroke under the
+    usual thresholds shows whole there. Only a sure mark is kept (checked, or slashed on an
+    Executed box), and not specks (toner on a photocopy) in a plain box; anything else
+    stays a review (a stroke lost in the print's residual reads no clearer this way)."""
+    for k in again:
+        rid, m = st.ids[k], marks[st.ids[k]]
         f = _box_features(low, k, low["t_ink"], low["t_faint"])
         line = _strokes(d, over, st, k, f, t_print) if st.executed[k] else None
         mk = classify(f, bool(st.executed[k]), line, cal)

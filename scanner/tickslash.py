@@ -10,7 +10,9 @@ those rules, and a few such ticks read as sure slashes (`bench/bench_ticks.py`).
 model looks at the whole box instead. The reader uses it as a veto (a stroke the rules
 call a slash that the model calls a tick goes to review) and, on a quiet sheet only, to
 read a tick where the stroke's own shape agrees (scanner.marks._quiet_tick: ink off its
-band and a widening at the vertex). It was trained on ticks of every arm length and
+band and a widening at the vertex) or where the rules cannot count the strokes
+(_quiet_model_tick), and on a scan to confirm a slash that a shape test doubts
+(_quiet_slash). It was trained on ticks of every arm length and
 slashes drawn into the blank sheet's mission boxes and read by the reader itself
 (scanner/train_tickslash.py, `python -m scanner.train_tickslash`); the same small network
 as the digits' (numpy, weights in scanner/models/tickslash.npz). Well under 0.1 ms a box.
