@@ -1013,6 +1013,12 @@ def measure(d: np.ndarray, st: Stack, t_ink: np.ndarray, t_faint: np.ndarray,
             "level": level, "fill": fill, "n_inside": st.n_inside.astype(np.float64)}
 
 
+def _specks(dk: np.ndarray, inside: np.ndarray, t_faint: float, dpi: float) -> bool:
+    """A box's faint ink is specks (toner, dust, a pen's touch): no piece of it longer than
+    SPECK_MM."""
+    return _longest((dk > t_faint) & inside) < SPECK_MM * dpi / 25.4
+
+
 def _longest(mask: np.ndarray) -> float:
     """The longest extent (pixels) of a connected part of a mask: its bounding box from
     corner pixel to corner pixel (centres), plus one (a 4 x 4 px speck is 5.2 px, not 5.7)."""
@@ -1269,9 +1275,10 @@ def _quiet_tick(f: dict[str, float], line: tuple[float, float] | None, cal: Cali
 
 def _quiet_model_tick(f: dict[str, float], line: tuple[float, float] | None, cal: Calibration
                       ) -> bool:
-    """On a quiet sheet, ink the rules cannot call one stroke or two (a second band holding
-    between SECOND_SLASH and SECOND_CROSS of it, little of it far off) that the model calls a
-    tick (QUIET_TICK_MID): a tick whose short arm is short or merged."""
+    """On a quiet sheet, ink the rules cannot call one stroke or two (_stroke_state's review:
+    mostly a second band holding between SECOND_SLASH and SECOND_CROSS of it, little of it
+    far off) that the model calls a tick (QUIET_TICK_MID): a tick whose short arm is short
+    or merged."""
     return (line is not None and cal.noise < QUIET_NOISE
             and f.get("tick_p", 0.0) >= QUIET_TICK_MID)
 
@@ -1454,11 +1461,9 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
             mk = Mark(REVIEW, 0.4, mk.state, "a faint mark, or the print's blur? (this "
                       "photo fits a sharper and a blurrier print nearly as well)", f, INK)
         if (mk.state == REVIEW and mk.likely == EMPTY and f["faint"] < F_TRACE
-                and not st.printed[k]):  # (print breaks a light stroke into pieces)
-            # specks (toner, dust, a pen's touch): every bit of ink tiny and compact
-            spots = (d[k] > f["t_faint"]) & inside
-            if _longest(spots) < SPECK_MM * tpl.dpi / 25.4:
-                mk = Mark(EMPTY, 0.6, EMPTY, "", f)
+                and not st.printed[k]  # (print breaks a light stroke into pieces)
+                and _specks(d[k], inside, f["t_faint"], tpl.dpi)):
+            mk = Mark(EMPTY, 0.6, EMPTY, "", f)
         sc = float(scores[st.index[k]])
         weak = (sc < MIN_MATCH and mk.state != EMPTY) or sc < MIN_MATCH / 2
         if weak and mk.state != EMPTY:  # the ink drags the match down: the outline alone?
@@ -1555,11 +1560,10 @@ def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, n
     for k in again:
         rid, m = st.ids[k], marks[st.ids[k]]
         f = _box_features(low, k, low["t_ink"], low["t_faint"])
+        if not st.printed[k] and _specks(d[k], st.inside[k], f["t_faint"], dpi):
+            continue  # (as in read_marks)
         line = _strokes(d, over, st, k, f, t_print) if st.executed[k] else None
         mk = classify(f, bool(st.executed[k]), line, cal)
-        if (not st.printed[k]
-                and _longest((d[k] > f["t_faint"]) & st.inside[k]) < SPECK_MM * dpi / 25.4):
-            continue  # specks (toner, dust), however many, as in read_marks
         if mk.state in (CHECKED, SLASHED):
             marks[rid] = Mark(mk.state, 0.6, mk.state, "a light mark, read at this quiet "
                               "sheet's own noise", {**m.features, "low_ink": round(f["ink"], 4),
