@@ -1484,9 +1484,11 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
     printed = {rid for rid, p in zip(st.ids, st.printed, strict=True) if p}
     _like_the_sheets_marks(marks, feats["faint"], feats["ink"], cal, printed)
     contrast = _light_sheet_review(marks, t_ink_k)
-    again = [k for k, rid in enumerate(st.ids) if _unclear_ink(marks[rid])]
-    if again and cal.blur < BLURRED_PX and (
-            cal.noise < SCAN_NOISE or (cal.noise < QUIET_NOISE and contrast < LIGHT_RATIO)):
+    quiet_enough = cal.blur < BLURRED_PX and (
+        cal.noise < SCAN_NOISE or (cal.noise < QUIET_NOISE and contrast < LIGHT_RATIO))
+    again = ([k for k, rid in enumerate(st.ids) if _unclear_ink(marks[rid])]
+             if quiet_enough else [])
+    if again:
         lo_ink = p0_k + np.maximum(7 * noise_k, LOW_INK)
         lo_faint = p0_k + np.maximum(4 * noise_k, LOW_FAINT)
         low = {**measure(d, st, lo_ink, lo_faint, over, t_print),
