@@ -18,44 +18,12 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from scanner.lapack import single_thread_blas, solve_banded_spd
 from scanner.locate import POSITIONS
 from sheets.manifest import Fiducial
 from starsheets.errors import NotASheetError
 
 MIN_MARKERS = 3
-BLAS_ENV = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
-
-
-def single_thread_blas() -> bool:
-    """Hold numpy's OpenBLAS to one thread in this process (unless the user set a thread
-    count): the scanner's linear algebra is small (3x3 homographies, a grid of a few
-    hundred nodes), and a BLAS thread pool on a busy machine only spins, doubling the CPU
-    a sheet costs; parallelism comes from `scan --jobs` (one process per core). Returns
-    whether the limit was set (Linux: the library is found in /proc/self/maps)."""
-    import ctypes
-    import os
-
-    if any(os.environ.get(k) for k in BLAS_ENV):
-        return False
-    try:
-        with open("/proc/self/maps") as f:
-            libs = {ln.split()[-1] for ln in f if "openblas" in ln.lower() and "/" in ln}
-    except OSError:
-        return False
-    for path in sorted(libs):
-        try:
-            lib = ctypes.CDLL(path)
-        except OSError:
-            continue
-        for name in ("scipy_openblas_set_num_threads64_", "openblas_set_num_threads64_",
-                     "openblas_set_num_threads", "scipy_openblas_set_num_threads"):
-            fn = getattr(lib, name, None)
-            if fn is not None:
-                fn(1)
-                return True
-    return False
-
-
 single_thread_blas()
 MAX_RMS_MM = 2.5  # marker corners off a flat sheet by more than this: not one flat sheet
 
@@ -244,8 +212,9 @@ def fit_field(points: np.ndarray, shifts: np.ndarray, weights: np.ndarray,
         rhs = np.zeros((gx * gy, 2))
         np.add.at(rhs, idx, ww[:, :, None] * shifts[:, None, :])
         try:  # numpy's LAPACK, held to one thread (OpenCV's cv2.solve, even DECOMP_CHOLESKY,
-            # runs its own BLAS pool: twice the CPU time in bench workers)
-            nodes = np.linalg.solve(gram, rhs)
+            # runs its own BLAS pool: twice the CPU time in bench workers); banded: a node
+            # meets nodes two grid rows away at most (the second differences)
+            nodes = solve_banded_spd(gram, rhs, 2 * gx)
         except np.linalg.LinAlgError:
             return Field.zero(size, step)
         pred = (nodes[idx] * wts[:, :, None]).sum(axis=1)
