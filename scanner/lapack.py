@@ -1,8 +1,9 @@
 """Two things numpy's own OpenBLAS can do that numpy does not expose, reached through ctypes.
 
     single_thread_blas() -> bool        hold its thread pool to one thread
-    solve_banded_spd(a, b, kd) -> x     solve a symmetric positive-definite system whose
-                                        entries lie within kd of the diagonal
+    solve_banded_spd(ab, b) -> x        solve a symmetric positive-definite system given
+                                        by its band (band_of: the entries within kd of
+                                        the diagonal)
 
 The scanner's residual field (scanner.rectify.fit_field) is a grid of a few hundred
 nodes, each coupled only to nodes two grid rows away at most: a banded Cholesky solve
@@ -85,21 +86,37 @@ def banded_available() -> bool:
     return _dpbsv() is not None
 
 
-def solve_banded_spd(a: np.ndarray, b: np.ndarray, kd: int) -> np.ndarray:
-    """x with a @ x = b, for a symmetric positive-definite `a` (n, n) with a[i, j] = 0
-    wherever |i - j| > kd; `b` (n,) or (n, k). Raises numpy.linalg.LinAlgError when `a`
-    is not positive definite (banded) or singular (dense)."""
-    fn = _dpbsv()
+def band_of(a: np.ndarray, kd: int) -> np.ndarray:
+    """The upper band of a symmetric (n, n) matrix as LAPACK stores it (column-major):
+    ab (n, kd + 1) with ab[j, kd + i - j] = a[i, j] for j - kd <= i <= j."""
     n = a.shape[0]
-    if fn is None or n == 0:
-        return np.linalg.solve(a, b)
-    kd = max(0, min(int(kd), n - 1))
-    # upper band, column-major: ab[j, kd + i - j] = a[i, j] for j - kd <= i <= j
     rows = np.arange(n)[:, None] - kd + np.arange(kd + 1)[None, :]
-    ab = np.where(rows >= 0, a[np.maximum(rows, 0), np.arange(n)[:, None]], 0.0)
-    ab = np.ascontiguousarray(ab, dtype=np.float64)
+    return np.where(rows >= 0, a[np.maximum(rows, 0), np.arange(n)[:, None]], 0.0)
+
+
+def dense_of(ab: np.ndarray) -> np.ndarray:
+    """The symmetric (n, n) matrix whose upper band `ab` is (band_of's inverse)."""
+    n, kd = ab.shape[0], ab.shape[1] - 1
+    a = np.zeros((n, n))
+    j = np.repeat(np.arange(n), kd + 1)
+    i = j - kd + np.tile(np.arange(kd + 1), n)
+    ok = i >= 0
+    a[i[ok], j[ok]] = ab.ravel()[ok]
+    a[j[ok], i[ok]] = ab.ravel()[ok]
+    return a
+
+
+def solve_banded_spd(ab: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """x with a @ x = b, for a symmetric positive-definite matrix `a` given by its upper
+    band `ab` (band_of); `b` (n,) or (n, k). Raises numpy.linalg.LinAlgError when `a` is
+    not positive definite (banded) or singular (dense)."""
+    fn = _dpbsv()
+    n, kd = ab.shape[0], ab.shape[1] - 1
+    if fn is None or n == 0:
+        return np.linalg.solve(dense_of(ab), b)
+    band = np.array(ab, dtype=np.float64, order="C", copy=True)  # (LAPACK overwrites both)
     x = np.array(b, dtype=np.float64, order="F", copy=True)
-    info = fn(_COL_MAJOR, b"U", n, kd, 1 if x.ndim == 1 else x.shape[1], ab.ctypes.data,
+    info = fn(_COL_MAJOR, b"U", n, kd, 1 if x.ndim == 1 else x.shape[1], band.ctypes.data,
               kd + 1, x.ctypes.data, n)
     if info != 0:
         raise np.linalg.LinAlgError(f"banded Cholesky solve failed (LAPACK info {info})")

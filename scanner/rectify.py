@@ -18,7 +18,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from scanner.lapack import single_thread_blas, solve_banded_spd
+from scanner.lapack import band_of, single_thread_blas, solve_banded_spd
 from scanner.locate import POSITIONS
 from sheets.manifest import Fiducial
 from starsheets.errors import NotASheetError
@@ -160,6 +160,12 @@ def _bilinear(u: np.ndarray, v: np.ndarray, step: float, gx: int, gy: int
 
 
 @lru_cache(maxsize=8)
+def _smoothness_band(gx: int, gy: int, kd: int, smooth: float) -> np.ndarray:
+    """_smoothness times smooth squared, plus a touch on the diagonal, as LAPACK's band."""
+    return band_of(_smoothness(gx, gy) * smooth ** 2 + np.eye(gx * gy) * 1e-6, kd)
+
+
+@lru_cache(maxsize=8)
 def _smoothness(gx: int, gy: int) -> np.ndarray:
     """R^T R of the second differences (and twists) between grid nodes."""
     r = _second_differences(gx, gy)
@@ -197,9 +203,14 @@ def fit_field(points: np.ndarray, shifts: np.ndarray, weights: np.ndarray,
     gx, gy = int(np.ceil(w / step)) + 1, int(np.ceil(h / step)) + 1
     if len(points) < 4:
         return Field.zero(size, step)
-    # normal equations assembled by hand (each point touches 4 nodes, no BLAS product)
+    # normal equations assembled by hand, straight into LAPACK's band storage (each point
+    # touches 4 nodes, no BLAS product); a node meets nodes two grid rows away at most
+    # (the second differences), so the band is 2 gx wide
+    kd = min(2 * gx, gx * gy - 1)
     idx, wts = _bilinear(points[:, 0], points[:, 1], step, gx, gy)
-    reg = _smoothness(gx, gy) * smooth ** 2 + np.eye(gx * gy) * 1e-6
+    reg = _smoothness_band(gx, gy, kd, smooth)
+    upper = idx[:, :, None] <= idx[:, None, :]  # a pair of nodes once, as (low, high)
+    at = (idx[:, None, :] * (kd + 1) + kd + idx[:, :, None] - idx[:, None, :])[upper]
     base = np.asarray(weights, np.float64)
     wt = base.copy()
     keep = wt > 0
@@ -208,13 +219,12 @@ def fit_field(points: np.ndarray, shifts: np.ndarray, weights: np.ndarray,
     for it in range(4):
         ww = wts * (wt * keep)[:, None]
         gram = reg.copy()
-        np.add.at(gram, (idx[:, :, None], idx[:, None, :]), ww[:, :, None] * wts[:, None, :])
+        np.add.at(gram.reshape(-1), at, (ww[:, :, None] * wts[:, None, :])[upper])
         rhs = np.zeros((gx * gy, 2))
         np.add.at(rhs, idx, ww[:, :, None] * shifts[:, None, :])
         try:  # numpy's LAPACK, held to one thread (OpenCV's cv2.solve, even DECOMP_CHOLESKY,
-            # runs its own BLAS pool: twice the CPU time in bench workers); banded: a node
-            # meets nodes two grid rows away at most (the second differences)
-            nodes = solve_banded_spd(gram, rhs, 2 * gx)
+            # runs its own BLAS pool: twice the CPU time in bench workers)
+            nodes = solve_banded_spd(gram, rhs)
         except np.linalg.LinAlgError:
             return Field.zero(size, step)
         pred = (nodes[idx] * wts[:, :, None]).sum(axis=1)

@@ -38,22 +38,24 @@ def test_banded_solve_matches_the_dense_solve(n: int, kd: int, k: int, seed: int
     kd = min(kd, n - 1)
     a = _banded_spd(rng, n, kd)
     b = rng.normal(size=(n, k))
-    x = lapack.solve_banded_spd(a, b, kd)
+    ab = lapack.band_of(a, kd)
+    assert np.array_equal(lapack.dense_of(ab), a)
+    x = lapack.solve_banded_spd(ab, b)
     assert x.shape == b.shape
     assert np.allclose(x, np.linalg.solve(a, b), rtol=1e-9, atol=1e-9)
-    assert np.allclose(lapack.solve_banded_spd(a, b[:, 0], kd), np.linalg.solve(a, b[:, 0]))
+    assert np.allclose(lapack.solve_banded_spd(ab, b[:, 0]), np.linalg.solve(a, b[:, 0]))
 
 
 def test_banded_solve_leaves_its_inputs_alone_and_refuses_a_matrix_not_positive() -> None:
     rng = np.random.default_rng(1)
     a = _banded_spd(rng, 30, 4)
     b = rng.normal(size=(30, 2))
-    a0, b0 = a.copy(), b.copy()
-    lapack.solve_banded_spd(a, b, 4)
-    assert np.array_equal(a, a0) and np.array_equal(b, b0)
-    if lapack.banded_available():
-        with pytest.raises(np.linalg.LinAlgError):
-            lapack.solve_banded_spd(-a, b, 4)
+    ab = lapack.band_of(a, 4)
+    ab0, b0 = ab.copy(), b.copy()
+    lapack.solve_banded_spd(ab, b)
+    assert np.array_equal(ab, ab0) and np.array_equal(b, b0)
+    with pytest.raises(np.linalg.LinAlgError):
+        lapack.solve_banded_spd(lapack.band_of(np.zeros((30, 30)), 4), b)
 
 
 def _curl(u: np.ndarray, v: np.ndarray) -> np.ndarray:
