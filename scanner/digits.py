@@ -34,6 +34,11 @@ CONFIRM_17 = 0.97  # ... for a 1 or a 7 (a 1 with a flag and a 7 are the likely 
 TESS_SURE = 0.5  # a Tesseract reading below this confidence is no vote
 ZERO_HOLE = 0.17  # one hole this big a share of the glyph: a 0 (6, 8, 9 at most 0.14)
 SEVEN_ONE = {"7": (0.62, 9.0), "1": (0.0, 0.66)}  # width/height a 7 or a 1 can have
+UNANIMOUS = 5  # ... unless every one of this many Tesseract readings (all of fields.VARIANTS)
+#   gives the classifier's 1 or 7 (p >= CONFIRM): then a 1 up to UNANIMOUS_ONE wide (a long
+#   flag and a base) and a 7 of SEVEN_ONE's width are trusted. Cached bench cells, six seeds:
+#   96 more cells read right, none wrong (a 1 the two readers swap for a 7 splits the five)
+UNANIMOUS_ONE = 1.3
 
 
 @dataclass(frozen=True)
@@ -140,19 +145,30 @@ def can_confirm(guess: Guess) -> bool:
     return guess.p >= (CONFIRM_17 if guess.digit in "17" else CONFIRM)
 
 
+def unanimous(reads: list[tuple[str, float]], guess: Guess) -> bool:
+    """Every Tesseract reading so far gives the classifier's 1 or 7, each a vote (TESS_SURE),
+    and the classifier's probability is at least CONFIRM (see UNANIMOUS)."""
+    return (guess.digit in SEVEN_ONE and guess.p >= CONFIRM and bool(reads)
+            and all(t == guess.digit and c >= TESS_SURE for t, c in reads))
+
+
 def agree(reads: list[tuple[str, float]], guess: Guess, aspect: float,
           hole: float) -> tuple[str, float]:
     """One cell's digit and confidence from Tesseract's readings (text, confidence; ''
     for none) and the classifier's guess. Trusted (confidence >= CONFIRM) only when the
     classifier is sure enough and every confident Tesseract reading gives its digit (at
-    least one), or, Tesseract silent, a round 0 with one big hole the classifier also
-    calls 0. Otherwise the likely digit with confidence <= 0.45 (to review)."""
+    least one); a 1 or a 7 that all UNANIMOUS readings give, and the classifier too; or,
+    Tesseract silent, a round 0 with one big hole the classifier also calls 0. Otherwise
+    the likely digit with confidence <= 0.45 (to review)."""
     sure = {t for t, c in reads if t and c >= TESS_SURE}
     lo, hi = SEVEN_ONE.get(guess.digit, (0.0, 99.0))
     shaped = lo <= aspect <= hi
     if sure == {guess.digit} and can_confirm(guess) and shaped:
         best = max(c for t, c in reads if t == guess.digit)
         return guess.digit, max(best, guess.p)
+    wide = UNANIMOUS_ONE if guess.digit == "1" else hi
+    if len(reads) >= UNANIMOUS and unanimous(reads, guess) and lo <= aspect <= wide:
+        return guess.digit, max(guess.p, min(c for _, c in reads))
     if not sure and guess.digit == "0" and can_confirm(guess) and hole >= ZERO_HOLE:
         return "0", guess.p
     votes: dict[str, float] = {}

@@ -130,7 +130,8 @@ def read_cell(sub: np.ndarray, ink: np.ndarray, t_ink: float, ocr: Engine) -> tu
             if hole < 0 and guess.digit == "0" and not any(c >= digits.TESS_SURE for _, c in reads):
                 hole = hole_share(ink)
             digit, conf = digits.agree(reads, guess, aspect, hole)
-            if conf >= OCR_TRUST or not digits.can_confirm(guess):
+            if conf >= OCR_TRUST or not (digits.can_confirm(guess)
+                                         or digits.unanimous(reads, guess)):
                 break  # settled, or nothing more Tesseract reads could make it trusted
     if not any(t for t, _ in reads) and guess.p < digits.CONFIRM:
         return "?", 0.0

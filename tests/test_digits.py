@@ -102,11 +102,28 @@ G = Guess
     ([("1", 0.95)], G("1", 0.9, "7", 0.1), 0.3, 0.0, "1", False),  # a 1 needs 0.97
     ([("3", 0.9), ("3", 0.8), ("8", 0.7)], G("3", 0.9, "8", 0.1), 0.7, 0.0, "3", False),
     ([("", 0.0), ("3", 0.9), ("3", 0.2)], G("3", 0.9, "8", 0.1), 0.7, 0.0, "3", True),
+    # a 1 or a 7 that all five of Tesseract's readings give, and the classifier too
+    ([("1", 0.95)] * 5, G("1", 0.8, "7", 0.2), 0.3, 0.0, "1", True),
+    ([("1", 0.95)] * 4, G("1", 0.8, "7", 0.2), 0.3, 0.0, "1", False),  # four are not all
+    ([("1", 0.95)] * 4 + [("7", 0.9)], G("1", 0.8, "7", 0.2), 0.3, 0.0, "1", False),
+    ([("1", 0.95)] * 4 + [("1", 0.4)], G("1", 0.8, "7", 0.2), 0.3, 0.0, "1", False),
+    ([("1", 0.95)] * 5, G("1", 0.99, "7", 0.01), 0.9, 0.0, "1", True),  # a flag and a base
+    ([("1", 0.95)] * 5, G("1", 0.99, "7", 0.01), 1.5, 0.0, "7", False),  # wider than a 1
+    ([("1", 0.95)] * 5, G("7", 0.8, "1", 0.2), 0.3, 0.0, "1", False),  # the classifier: 7
+    ([("7", 0.95)] * 5, G("7", 0.8, "1", 0.2), 0.9, 0.0, "7", True),
+    ([("7", 0.95)] * 5, G("7", 0.8, "1", 0.2), 0.5, 0.0, "1", False),  # too thin for a 7
+    ([("4", 0.95)] * 5, G("4", 0.5, "9", 0.45), 0.8, 0.0, "4", False),  # 1 and 7 only
 ])
 def test_agree(reads: list[tuple[str, float]], guess: Guess, aspect: float, hole: float,
                want: str, trusted: bool) -> None:
     digit, conf = agree(reads, guess, aspect, hole)
     assert (digit, conf >= digits.CONFIRM) == (want, trusted)
+
+
+def test_unanimity_is_every_tesseract_reading_of_a_cell() -> None:
+    from scanner import fields
+
+    assert len(fields.VARIANTS) == digits.UNANIMOUS
 
 
 def test_training_is_deterministic() -> None:
