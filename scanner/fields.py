@@ -30,6 +30,16 @@ LIGHT_CORE = 0.4  # strokes whose cores are lighter than this (pencil) are binar
 # classifier agrees with it, all of them when not (a misread of a handwritten digit rarely
 # survives a change of scale, and one of them often reads what another gives nothing for)
 VARIANTS = ((28, 20), (20, 20), (24, 20), (34, 20), (28, 10))
+LINE_GAP = 10  # px between the cells' glyphs when a field is read as one line
+MINUS_BAND, MINUS_WIDTH = (0.4, 0.65), 0.7  # a minus's middle lies in this band of the cell's
+#   height, and it is no wider than this share of the cell (the cached bench's 26 minus
+#   signs: 0.43-0.62 and 0.35-0.65; its 58 flat pieces of a frame's edge or a digit: mostly
+#   under 0.25 or over 0.78, up to 0.84 of the cell wide)
+FLAT_CONF = {"-": 0.9}  # a minus told by its shape; an unreadable flat stroke ('?'): 0
+EDGE_LINE = (0.75, 0.12, 0.55)  # a flat line whose middle is beyond this share of the cell's
+#   height from the other edge, no thicker than this share and at least this share of the
+#   cell wide: the printed frame's edge (the bench's: 1-3 px of 29, 0.58-0.84 wide; the
+#   bottom of a faint 0 or 2 that showed only there: 0.29 and 0.42)
 
 
 @dataclass
@@ -109,11 +119,24 @@ def hole_share(ink: np.ndarray) -> float:
     return float(holes[0] / (w * h))
 
 
-def read_cell(sub: np.ndarray, ink: np.ndarray, t_ink: float, ocr: Engine) -> tuple[str, float]:
+@dataclass
+class Cell:
+    """One digit cell as read: its digit and confidence, and what they were decided from
+    (so a reading of the whole line can be added as one more vote)."""
+
+    digit: str
+    confidence: float
+    guess: digits.Guess
+    reads: list[tuple[str, float]]
+    aspect: float
+    ink: np.ndarray
+
+
+def read_cell(sub: np.ndarray, ink: np.ndarray, t_ink: float, ocr: Engine) -> Cell:
     """One digit cell: the classifier's guess (scanner.digits) against Tesseract's
     readings. Tesseract reads first at DIGIT_HEIGHT; when that does not settle the cell
-    (disagreement, nothing read, low confidence), at the other VARIANTS too. Returns the
-    digit (likely one when unsure, '?' when nothing at all) and its confidence: at least
+    (disagreement, nothing read, low confidence), at the other VARIANTS too. Its digit is
+    the likely one when unsure, '?' when nothing at all; its confidence is at least
     OCR_TRUST only when the two agree (scanner.digits.agree)."""
     ys, xs = np.nonzero(ink)
     aspect = (xs.max() - xs.min() + 1) / (ys.max() - ys.min() + 1)
@@ -134,18 +157,61 @@ def read_cell(sub: np.ndarray, ink: np.ndarray, t_ink: float, ocr: Engine) -> tu
                                          or digits.unanimous(reads, guess)):
                 break  # settled, or nothing more Tesseract reads could make it trusted
     if not any(t for t, _ in reads) and guess.p < digits.CONFIRM:
-        return "?", 0.0
-    return digit, conf
+        return Cell("?", 0.0, guess, reads, aspect, ink)
+    return Cell(digit, conf, guess, reads, aspect, ink)
+
+
+def _line_vote(cells: list[Cell], subs: list[np.ndarray], t_ink: float, ocr: Engine) -> None:
+    """Read a field's digits as one line (Tesseract is trained on lines: it reads some
+    handwritten digits whole that it gives nothing for one by one), and add each
+    character to its cell's readings as one more vote when the line has exactly one per
+    cell. Only cells not yet trusted are decided again."""
+    imgs = []
+    for cell, sub in zip(cells, subs, strict=True):
+        ys, xs = np.nonzero(cell.ink)
+        imgs.append(_glyph_image(sub, ys, xs, DIGIT_HEIGHT, 2.5 * DIGIT_HEIGHT, 0, t_ink))
+    h = max(i.shape[0] for i in imgs)
+    gap = np.full((h, LINE_GAP), 255, np.uint8)
+    row = [gap]
+    for i in imgs:
+        row += [np.pad(i, ((0, h - i.shape[0]), (0, 0)), constant_values=255), gap]
+    line = cv2.copyMakeBorder(np.hstack(row), 20, 20, 20, 20, cv2.BORDER_CONSTANT, value=255)
+    words = ocr.read(line, 7, "0123456789")
+    text = "".join(w.text for w in words)
+    conf = min((w.confidence for w in words), default=0.0)
+    if len(text) != len(cells) or conf < digits.TESS_SURE:
+        return
+    for cell, ch in zip(cells, text, strict=True):
+        if cell.confidence >= OCR_TRUST:
+            continue
+        hole = hole_share(cell.ink) if cell.guess.digit == "0" else 0.0
+        digit, c = digits.agree([*cell.reads, (ch, conf)], cell.guess, cell.aspect, hole)
+        if c >= OCR_TRUST:
+            cell.digit, cell.confidence = digit, c
+
+
+def _flat(h: float, w: float, mid: float) -> str:
+    """A cell whose ink is one flat stroke (its height h, width w and middle's height, as
+    shares of the cell): a minus across the cell's middle (MINUS_BAND); a thin, long line
+    along its top or bottom edge is the printed frame, left by a misregistration of a
+    pixel or two (EDGE_LINE): nothing; anything else is unreadable ('?'), not a guess (a
+    faint 0 may show only its bottom)."""
+    if MINUS_BAND[0] <= mid <= MINUS_BAND[1] and w <= MINUS_WIDTH:
+        return "-"
+    if (mid < 1 - EDGE_LINE[0] or mid > EDGE_LINE[0]) and h <= EDGE_LINE[1] and w >= EDGE_LINE[2]:
+        return ""
+    return "?"
 
 
 def read_digits(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> Field:
     """A digits region: one character per cell, right-aligned number (e.g. '', '-', '6').
     Its value is set when every cell has a digit; its confidence is the weakest cell's
-    (below OCR_TRUST when any cell was not confirmed)."""
-    chars: list[str] = []
-    confs: list[float] = []
-    for cell in g.cells:
-        sub = _ink(d, g, cell, cal)
+    (below OCR_TRUST when any cell was not confirmed). A field with a cell not confirmed
+    is read once more as a whole line (_line_vote)."""
+    chars: list[str | Cell] = []
+    subs: list[np.ndarray] = []
+    for box in g.cells:
+        sub = _ink(d, g, box, cal)
         ink = sub > cal.t_ink
         if ink.mean() < CELL_INK:
             chars.append("")
@@ -153,13 +219,18 @@ def read_digits(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> 
         ys, xs = np.nonzero(ink)
         h, w = ys.max() - ys.min() + 1, xs.max() - xs.min() + 1
         if h < 0.5 * w and h < 0.3 * sub.shape[0]:
-            chars.append("-")
-            confs.append(0.9)
+            chars.append(_flat(h / sub.shape[0], w / sub.shape[1],
+                               (ys.min() + ys.max() + 1) / 2 / sub.shape[0]))
             continue
-        digit, conf = read_cell(sub, ink, cal.t_ink, ocr)
-        chars.append(digit)
-        confs.append(conf)
-    text = "".join(chars)
+        chars.append(read_cell(sub, ink, cal.t_ink, ocr))
+        subs.append(sub)
+    read = [c for c in chars if isinstance(c, Cell)]
+    if (read and "-" not in chars and "?" not in chars
+            and any(c.confidence < OCR_TRUST for c in read)):
+        _line_vote(read, subs, cal.t_ink, ocr)
+    text = "".join(c if isinstance(c, str) else c.digit for c in chars)
+    confs = [c.confidence if isinstance(c, Cell) else FLAT_CONF.get(c, 0.0)
+             for c in chars if c != ""]
     value: int | None = None
     if text and "?" not in text:
         try:
@@ -167,7 +238,8 @@ def read_digits(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> 
         except ValueError:
             value = None
     conf = min(confs, default=1.0) if value is not None or not text else 0.0
-    return Field(g.region.id, text, value, conf, chars)
+    return Field(g.region.id, text, value, conf,
+                 [c if isinstance(c, str) else c.digit for c in chars])
 
 
 def read_text(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> Field:

@@ -587,6 +587,40 @@ def test_written_score_in_light_ink_is_read() -> None:
     assert {"final_promotion", "missions", "medals", "total"} <= set(got)
 
 
+@pytest.mark.parametrize("edge", ["top", "bottom"])
+def test_a_flat_line_along_a_digit_cells_edge_is_no_minus(edge: str) -> None:
+    """A digit cell's printed frame, misregistered by a pixel or two, leaves a flat line
+    along its top or bottom: that is no minus sign (it read "-36" for a written 36), while
+    the sheet's real minus (medals -6) still reads as one."""
+    from scanner.template import blank
+
+    g = blank(sheets.render("career", "later", "letter").manifest, DPI).by_id()
+    u0, v0, u1, v1 = g["score.final_promotion"].cells[0]  # empty: 14 fills the last two
+    v = v0 + 4 if edge == "top" else v1 - 5
+    img = page("clean").copy()
+    cv2.line(img, (u0 + 3, v), (u1 - 4, v), 60, 1)
+    r = scan(img, ocr=True)
+    if "skipped" in r.ocr:
+        pytest.skip("Tesseract not installed")
+    assert not r.ocr["score.final_promotion"]["text"].startswith("-")
+    assert r.ocr["score.medals"]["text"] == "-6"
+    assert (r.state.written or {}).get("final_promotion") in (None, 14)
+
+
+@pytest.mark.parametrize(("h", "w", "mid", "want"), [
+    (0.2, 0.5, 0.5, "-"),  # a minus across the middle
+    (0.03, 0.8, 0.16, ""),  # the frame's top edge, a pixel thick
+    (0.07, 0.7, 0.83, ""),  # ... its bottom edge
+    (0.14, 0.29, 0.79, "?"),  # the bottom of a faint 0: no guess
+    (0.07, 0.42, 0.79, "?"),  # too short for the frame
+    (0.2, 0.81, 0.31, "?"),  # neither
+])
+def test_a_flat_stroke_in_a_digit_cell(h: float, w: float, mid: float, want: str) -> None:
+    from scanner.fields import _flat
+
+    assert _flat(h, w, mid) == want
+
+
 def test_mark_meaning() -> None:
     assert meaning("skill.gunnery.1", SLASHED) == CHECKED
     assert meaning("mission.aid.1", SLASHED) == SLASHED
