@@ -456,3 +456,18 @@ def test_toner_specks_in_a_box_on_a_photocopy_are_no_mark() -> None:
     m = read(case).marks["tour.2.mission.2"]
     assert case.truth["tour.2.mission.2"] == "empty"
     assert m.state in ("empty", REVIEW), m
+
+
+def test_a_score_line_is_read_whole_when_a_cell_is_unsure() -> None:
+    """A scan whose '20' Tesseract gives cell by cell only with its 0 in doubt: read as
+    one line, the line's '0' is the vote that confirms the classifier's (it went to
+    review before)."""
+    case = make_case(case_seed(0, "scan-300", 14), "scan-300", "later", "letter")
+    gray = cv2.imdecode(np.frombuffer(case.encoded, np.uint8), cv2.IMREAD_GRAYSCALE)
+    res = scan_page(PageImage("scan-300-14", gray), ocr=True)
+    if "skipped" in res.ocr:
+        pytest.skip("Tesseract not installed")
+    assert case.state.written and case.state.written["rank_bonus"] == 20
+    assert (res.state.written or {}).get("rank_bonus") == 20
+    for line, value in (res.state.written or {}).items():
+        assert value == case.state.written[line]
