@@ -161,11 +161,19 @@ def read_cell(sub: np.ndarray, ink: np.ndarray, t_ink: float, ocr: Engine) -> Ce
     return Cell(digit, conf, guess, reads, aspect, ink)
 
 
+def _one_vote_short(cell: Cell) -> bool:
+    """Whether one more reading of the classifier's digit could make the cell trusted (if
+    not for every unsure cell of a line, reading the line whole cannot settle it)."""
+    more = [*cell.reads, (cell.guess.digit, 1.0)]
+    return digits.agree(more, cell.guess, cell.aspect, 0.0)[1] >= OCR_TRUST
+
+
 def _line_vote(cells: list[Cell], subs: list[np.ndarray], t_ink: float, ocr: Engine) -> None:
     """Read a field's digits as one line (Tesseract is trained on lines: it reads some
     handwritten digits whole that it gives nothing for one by one), and add each
     character to its cell's readings as one more vote when the line has exactly one per
-    cell. Only cells not yet trusted are decided again."""
+    cell. Only cells not yet trusted are decided again (read_digits asks only when one
+    vote could settle every one of them)."""
     imgs = []
     for cell, sub in zip(cells, subs, strict=True):
         ys, xs = np.nonzero(cell.ink)
@@ -225,8 +233,8 @@ def read_digits(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> 
         chars.append(read_cell(sub, ink, cal.t_ink, ocr))
         subs.append(sub)
     read = [c for c in chars if isinstance(c, Cell)]
-    if (read and "-" not in chars and "?" not in chars
-            and any(c.confidence < OCR_TRUST for c in read)):
+    unsure = [c for c in read if c.confidence < OCR_TRUST]
+    if unsure and "-" not in chars and "?" not in chars and all(map(_one_vote_short, unsure)):
         _line_vote(read, subs, cal.t_ink, ocr)
     text = "".join(c if isinstance(c, str) else c.digit for c in chars)
     confs = [c.confidence if isinstance(c, Cell) else FLAT_CONF.get(c, 0.0)
