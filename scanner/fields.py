@@ -129,6 +129,7 @@ class Cell:
     guess: digits.Guess
     reads: list[tuple[str, float]]
     aspect: float
+    sub: np.ndarray  # the cell's darkness, print removed (_ink)
     ink: np.ndarray
 
 
@@ -157,8 +158,8 @@ def read_cell(sub: np.ndarray, ink: np.ndarray, t_ink: float, ocr: Engine) -> Ce
                                          or digits.unanimous(reads, guess)):
                 break  # settled, or nothing more Tesseract reads could make it trusted
     if not any(t for t, _ in reads) and guess.p < digits.CONFIRM:
-        return Cell("?", 0.0, guess, reads, aspect, ink)
-    return Cell(digit, conf, guess, reads, aspect, ink)
+        return Cell("?", 0.0, guess, reads, aspect, sub, ink)
+    return Cell(digit, conf, guess, reads, aspect, sub, ink)
 
 
 def _one_vote_short(cell: Cell) -> bool:
@@ -168,16 +169,16 @@ def _one_vote_short(cell: Cell) -> bool:
     return digits.agree(more, cell.guess, cell.aspect, 0.0)[1] >= OCR_TRUST
 
 
-def _line_vote(cells: list[Cell], subs: list[np.ndarray], t_ink: float, ocr: Engine) -> None:
+def _line_vote(cells: list[Cell], t_ink: float, ocr: Engine) -> None:
     """Read a field's digits as one line (Tesseract is trained on lines: it reads some
     handwritten digits whole that it gives nothing for one by one), and add each
     character to its cell's readings as one more vote when the line has exactly one per
     cell. Only cells not yet trusted are decided again (read_digits asks only when one
     vote could settle every one of them)."""
     imgs = []
-    for cell, sub in zip(cells, subs, strict=True):
+    for cell in cells:
         ys, xs = np.nonzero(cell.ink)
-        imgs.append(_glyph_image(sub, ys, xs, DIGIT_HEIGHT, 2.5 * DIGIT_HEIGHT, 0, t_ink))
+        imgs.append(_glyph_image(cell.sub, ys, xs, DIGIT_HEIGHT, 2.5 * DIGIT_HEIGHT, 0, t_ink))
     h = max(i.shape[0] for i in imgs)
     gap = np.full((h, LINE_GAP), 255, np.uint8)
     row = [gap]
@@ -217,7 +218,6 @@ def read_digits(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> 
     (below OCR_TRUST when any cell was not confirmed). A field with a cell not confirmed
     is read once more as a whole line (_line_vote)."""
     chars: list[str | Cell] = []
-    subs: list[np.ndarray] = []
     for box in g.cells:
         sub = _ink(d, g, box, cal)
         ink = sub > cal.t_ink
@@ -231,11 +231,10 @@ def read_digits(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> 
                                (ys.min() + ys.max() + 1) / 2 / sub.shape[0]))
             continue
         chars.append(read_cell(sub, ink, cal.t_ink, ocr))
-        subs.append(sub)
     read = [c for c in chars if isinstance(c, Cell)]
     unsure = [c for c in read if c.confidence < OCR_TRUST]
     if unsure and "-" not in chars and "?" not in chars and all(map(_one_vote_short, unsure)):
-        _line_vote(read, subs, cal.t_ink, ocr)
+        _line_vote(read, cal.t_ink, ocr)
     text = "".join(c if isinstance(c, str) else c.digit for c in chars)
     confs = [c.confidence if isinstance(c, Cell) else FLAT_CONF.get(c, 0.0)
              for c in chars if c != ""]

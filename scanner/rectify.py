@@ -165,7 +165,6 @@ def _smoothness_band(gx: int, gy: int, kd: int, smooth: float) -> np.ndarray:
     return band_of(_smoothness(gx, gy) * smooth ** 2 + np.eye(gx * gy) * 1e-6, kd)
 
 
-@lru_cache(maxsize=8)
 def _smoothness(gx: int, gy: int) -> np.ndarray:
     """R^T R of the second differences (and twists) between grid nodes."""
     r = _second_differences(gx, gy)

@@ -17,7 +17,7 @@ from scanner.rectify import fit_field
 def _banded_spd(rng: np.random.Generator, n: int, kd: int) -> np.ndarray:
     """A symmetric positive-definite matrix with nothing beyond kd of its diagonal."""
     half = (kd + 1) // 2  # B banded by half: B^T B banded by kd at most
-    b = np.triu(np.tril(rng.normal(size=(n, n)), half), -0) if half else np.zeros((n, n))
+    b = np.triu(np.tril(rng.normal(size=(n, n)), half)) if half else np.zeros((n, n))
     a = b.T @ b + np.diag(rng.uniform(0.5, 2.0, n))
     i, j = np.indices(a.shape)
     a[np.abs(i - j) > kd] = 0.0
