@@ -175,6 +175,13 @@ LOW_INK, LOW_FAINT = 0.06, 0.035  # on a quiet, light sheet the boxes left uncle
 #   0.07/0.04: 24). A sheet as quiet as a scan (SCAN_NOISE) is read again so whatever its
 #   marks' darkness (pencil over printed numbers: session 13, 18 reviews right on the cached
 #   sheets, seeds 0/7/11/21/22/31); there toner specks in a plain box are left alone
+FAINT_SLASH_INK, FAINT_SLASH_SPAN = 0.03, 0.84  # ... and there a single straight stroke (all
+#   its ink on one band, none far off it) inking this much of an Executed box and crossing
+#   this much of it, that the model calls a slash (under QUIET_SLASH_P), is one: a light
+#   pencil slash too thin for F_MARK. A tick's long arm alone stops at its vertex (the
+#   cached sheets' ticks read so cross 0.55-0.60 of the box), and a tick crossing more shows
+#   its short arm to the model (0.86-1.0). Cached sheets, seeds 0/7/11/21/22/31: 11 slashes
+#   left to review read so (3 of them on clean renders), nothing else changed
 WHISPER = 0.004  # faint ink on this share of a box (2 px at 200 dpi): a whisper of ink
 QUIET_BOXES = 0.04  # a sheet whose unmarked boxes whisper no more often than this ...
 LIKE_MARKS = 0.6  # ... reads a little ink at least this share of its marks' level as a mark
@@ -1557,7 +1564,8 @@ def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, n
     review for a little ink (the stack indices `again`) is read again from `low` (its
     features at LOW_INK and LOW_FAINT, and those thresholds): a light stroke under the
     usual thresholds shows whole there. Only a sure mark is kept (checked, or slashed on an
-    Executed box), and not specks (toner on a photocopy) in a plain box; anything else
+    Executed box, as is a light straight slash too thin for F_MARK: _faint_slash), and not
+    specks (toner on a photocopy) in a plain box; anything else
     stays a review (a stroke lost in the print's residual reads no clearer this way)."""
     for k in again:
         rid, m = st.ids[k], marks[st.ids[k]]
@@ -1566,10 +1574,22 @@ def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, n
             continue  # (as in read_marks)
         line = _strokes(d, over, st, k, f, t_print) if st.executed[k] else None
         mk = classify(f, bool(st.executed[k]), line, cal)
+        if mk.state == REVIEW and st.executed[k] and _faint_slash(f, line):
+            mk = Mark(SLASHED, 0.6, SLASHED, "", f)
         if mk.state in (CHECKED, SLASHED):
             marks[rid] = Mark(mk.state, 0.6, mk.state, "a light mark, read at this quiet "
                               "sheet's own noise", {**m.features, "low_ink": round(f["ink"], 4),
                                                     "low_faint": round(f["faint"], 4)})
+
+
+def _faint_slash(f: dict[str, float], line: tuple[float, float] | None) -> bool:
+    """A light single stroke across an Executed box, read at a quiet sheet's own noise,
+    that is a slash (FAINT_SLASH_INK, FAINT_SLASH_SPAN): straight, nothing off its band,
+    through the middle, and the model calls it a slash."""
+    return (line is not None and line[0] >= BENT_LINE and line[1] <= ALONE
+            and f.get("far", 1.0) < FAR_SLASH and f["faint"] >= FAINT_SLASH_INK
+            and f["centre"] >= F_CENTRE and f.get("span", 0.0) >= FAINT_SLASH_SPAN
+            and f.get("tick_p", 1.0) < QUIET_SLASH_P)
 
 
 def _like_the_sheets_marks(marks: dict[str, Mark], faint: np.ndarray, ink: np.ndarray,

@@ -448,6 +448,36 @@ def test_light_pencil_over_print_on_a_scan_is_read(seed: int, profile: str, inde
     assert m.state == want, m
 
 
+@pytest.mark.parametrize(("seed", "index", "rid"), [
+    (11, 7, "mission.science.3"), (22, 15, "mission.strike.2"), (7, 3, "mission.fighter_pilot.3"),
+])
+def test_a_light_slash_too_thin_for_a_mark_on_a_clean_render_is_a_slash(seed: int, index: int,
+                                                                      rid: str) -> None:
+    """A thin, light pencil slash across an Executed box on a clean render inks under F_MARK
+    of its box even read at the sheet's own noise: "a little ink" before session 15. It is
+    one straight stroke across most of the box that the model calls a slash: a slash."""
+    case = make_case(case_seed(seed, "clean", index), "clean")
+    m = read(case).marks[rid]
+    assert case.truth[rid] == SLASHED
+    assert m.state == SLASHED, m
+
+
+def test_what_a_light_straight_stroke_needs_to_be_a_slash() -> None:
+    """_faint_slash: the rule's signs, one by one (features as measured on 11_clean_0007's
+    slash, and on two ticks' long arms whose short arm did not show)."""
+    from scanner.marks import _faint_slash
+
+    slash = {"faint": 0.047, "centre": 0.162, "far": 0.0, "span": 0.854, "tick_p": 0.001}
+    assert _faint_slash(slash, (1.0, 0.0))
+    assert not _faint_slash({**slash, "span": 0.546}, (1.0, 0.0))  # a tick's long arm
+    assert not _faint_slash({**slash, "tick_p": 0.5}, (1.0, 0.0))  # the model sees a tick
+    assert not _faint_slash(slash, (0.95, 0.05))  # ink on a second band
+    assert not _faint_slash({**slash, "far": 0.1}, (1.0, 0.0))  # ink off its band
+    assert not _faint_slash({**slash, "faint": 0.02}, (1.0, 0.0))  # too little to tell
+    assert not _faint_slash({**slash, "centre": 0.01}, (1.0, 0.0))  # along the box's edge
+    assert not _faint_slash(slash, None)
+
+
 def test_toner_specks_in_a_box_on_a_photocopy_are_no_mark() -> None:
     """Two toner specks in an empty box of a photocopied 600 dpi scan (bench case scan-600 8,
     seed 21): read again at a scan's low thresholds they looked like a mark; specks in a
