@@ -112,6 +112,10 @@ THICK_TWO = 0.93  # ... two (a tick, a cross) when no more than this does
 TICK_VETO = 0.95  # a slash by the rules that scanner.tickslash's model calls a tick with
 #   this probability: review (bench_ticks: 2-4 px pens' ticks read as slashes 114 -> 7 of
 #   1620; the cached bench sheets: 15 slashes of ~3000 sent to review, nothing else changed)
+SLASH_VETO = 0.01  # ... and a stroke the rules read as a tick only because it widens at one
+#   point (_widens) that the model calls a tick with less than this probability: review (a
+#   blot or a hook on a slash widens it too. Cached sheets, seeds 0/7/11/21/22/31: 5
+#   slashes read silently as ticks go to review, and 15 ticks read right)
 TICK_SOME = 0.25  # ... or with this probability, on a stroke widening BULGE_TICK at one point
 #   (the bench's short-ticks set, seed 0: the 7 ticks left read as slashes had 0.26-0.86 and
 #   1.44-2.38; of the ~2900 slashes read on the cached sheets 9 have both)
@@ -1200,6 +1204,9 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
         # one is a marker tick's short arm (if it leaves the band, or the stroke stops short)
         return Mark(CHECKED, 0.6, CHECKED, "", f)
     if state == REVIEW and _widens(f, cal):
+        if _model_slash(f, cal):
+            return Mark(REVIEW, 0.45, CHECKED, "one stroke or two? (it widens at one point as "
+                        "a tick does, but its shape is a slash's)", f)
         return Mark(CHECKED, 0.6, CHECKED, "", f)
     if state == REVIEW and _quiet_model_tick(f, line, cal):
         return Mark(CHECKED, 0.6, CHECKED, "", f)
@@ -1238,6 +1245,13 @@ def _widens(f: dict[str, float], cal: Calibration) -> bool:
         return False
     return (f["ink"] >= BULGE_INK or cal.noise < QUIET_NOISE
             or (f["ink"] >= F_MARK and cal.gain >= WASHED_GAIN))
+
+
+def _model_slash(f: dict[str, float], cal: Calibration) -> bool:
+    """Ink the rules read as a tick by its widening alone (_widens) that the tick-or-slash
+    model calls a slash (SLASH_VETO), on a photo (not as quiet as a scan, SCAN_NOISE: there
+    the widening is the ink's own): a veto, as TICK_VETO is the other way round."""
+    return cal.noise >= SCAN_NOISE and "tick_p" in f and f["tick_p"] < SLASH_VETO
 
 
 def _pale(f: dict[str, float], cal: Calibration) -> bool:
@@ -1320,6 +1334,8 @@ def _light_stroke_state(executed: bool, f: dict[str, float], line: tuple[float, 
     across the box, edge to edge: a tick's long arm stops at its vertex, inside the box,
     and there its short arm shows on such a sheet."""
     state = _stroke_state(executed, line, f.get("far", 0.0))
+    if state == REVIEW and _widens(f, cal) and _model_slash(f, cal):
+        return REVIEW, CHECKED
     if (state == REVIEW and _widens(f, cal)) or (state == SLASHED and _quiet_tick(f, line, cal)):
         return CHECKED, CHECKED
     enough = f["faint"] >= F_MARK * 1.8 or (

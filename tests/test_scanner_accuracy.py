@@ -478,6 +478,38 @@ def test_what_a_light_straight_stroke_needs_to_be_a_slash() -> None:
     assert not _faint_slash(slash, None)
 
 
+@pytest.mark.parametrize(("seed", "profile", "index", "rid"), [
+    (21, "phone", 56, "mission.exploration.2"),  # a slash with a blot: 2.2x wider there
+    (21, "phone-easy", 18, "mission.system_defense.4"),  # a faint one, 3x
+])
+def test_a_slash_that_widens_at_one_point_is_no_sure_tick_on_a_photo(seed: int, profile: str,
+                                                                     index: int, rid: str) -> None:
+    """A slash that widens at one point (a blot, a hook) reads as a tick by the widening
+    alone; the model calls it a slash (P(tick) under 0.01), so on a photo it goes to review
+    instead of being read, silently, as a success."""
+    case = make_case(case_seed(seed, profile, index), profile)
+    m = read(case).marks[rid]
+    assert case.truth[rid] == SLASHED
+    assert m.state == REVIEW, m
+
+
+def test_the_models_slash_vetoes_a_tick_read_by_its_widening_alone() -> None:
+    """classify: the features of 21_phone_0056's slash (one band holding 97 % of its ink,
+    3 % off it, widening 2.2x) read as a tick by the widening; the model's 0.006 sends it
+    to review on a photo. With the model unsure (0.3), or on a sheet as quiet as a scan,
+    the widening still reads a tick."""
+    from scanner.marks import Calibration, classify
+
+    f = {"n": 520.0, "ink": 0.115, "faint": 0.194, "centre": 0.42, "level": 0.254,
+         "fill": 0.167, "t_ink": 0.205, "t_faint": 0.133, "far": 0.03, "span": 0.908,
+         "end_gap": 0.048, "bulge": 2.16, "tick_p": 0.006}
+    photo = Calibration(0.03, 0.031, 0.205, 0.133, 0.25, gain=1.0)
+    scan = Calibration(0.03, 0.004, 0.205, 0.133, 0.25, gain=1.0)
+    assert classify(f, True, (0.97, 0.03), photo).state == REVIEW
+    assert classify({**f, "tick_p": 0.3}, True, (0.97, 0.03), photo).state == CHECKED
+    assert classify(f, True, (0.97, 0.03), scan).state == CHECKED
+
+
 def test_toner_specks_in_a_box_on_a_photocopy_are_no_mark() -> None:
     """Two toner specks in an empty box of a photocopied 600 dpi scan (bench case scan-600 8,
     seed 21): read again at a scan's low thresholds they looked like a mark; specks in a
