@@ -116,7 +116,7 @@ SLASH_VETO = 0.01  # ... and a stroke the rules read as a tick only because it w
 #   point (_widens) that the model calls a tick with less than this probability: review, on
 #   a photo (a blot or a hook on a slash widens it too. Cached sheets, seeds
 #   0/7/11/21/22/31: 5 slashes read silently as ticks go to review, and 17 ticks read right;
-#   on scans, where it would only have sent 2 ticks read right to review, it does not apply)
+#   on scans, where it would only have sent 3 ticks read right to review, it does not apply)
 TICK_SOME = 0.25  # ... or with this probability, on a stroke widening BULGE_TICK at one point
 #   (the bench's short-ticks set, seed 0: the 7 ticks left read as slashes had 0.26-0.86 and
 #   1.44-2.38; of the ~2900 slashes read on the cached sheets 9 have both)
