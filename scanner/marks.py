@@ -1205,9 +1205,6 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
         # one is a marker tick's short arm (if it leaves the band, or the stroke stops short)
         return Mark(CHECKED, 0.6, CHECKED, "", f)
     if state == REVIEW and _widens(f, cal):
-        if _model_slash(f, cal):
-            return Mark(REVIEW, 0.45, CHECKED, "one stroke or two? (it widens at one point as "
-                        "a tick does, but its shape is a slash's)", f)
         return Mark(CHECKED, 0.6, CHECKED, "", f)
     if state == REVIEW and _quiet_model_tick(f, line, cal):
         return Mark(CHECKED, 0.6, CHECKED, "", f)
@@ -1241,15 +1238,16 @@ def _widens(f: dict[str, float], cal: Calibration) -> bool:
     arm leaving the long one at the vertex (on a thick mark, merged into it). A slash keeps
     its width, but on a washed-out photo (the print under WASHED_GAIN of its darkness) the
     haze widens a thin one too (the bench's: 1.54 and 1.70), and on a noisy one a faint
-    stroke's width is the noise's (2.7): there only a thick mark is told this way."""
-    if f.get("bulge", 1.0) < BULGE_TICK:
+    stroke's width is the noise's (2.7): there only a thick mark is told this way. On a
+    photo a stroke the model calls a slash is not (_model_slash: a blot or a hook)."""
+    if f.get("bulge", 1.0) < BULGE_TICK or _model_slash(f, cal):
         return False
     return (f["ink"] >= BULGE_INK or cal.noise < QUIET_NOISE
             or (f["ink"] >= F_MARK and cal.gain >= WASHED_GAIN))
 
 
 def _model_slash(f: dict[str, float], cal: Calibration) -> bool:
-    """Ink the rules read as a tick by its widening alone (_widens) that the tick-or-slash
+    """Ink the rules would read as a tick by its widening alone (_widens) that the tick-or-slash
     model calls a slash (SLASH_VETO), on a photo (not as quiet as a scan, SCAN_NOISE: there
     the widening is the ink's own): a veto, as TICK_VETO is the other way round."""
     return cal.noise >= SCAN_NOISE and "tick_p" in f and f["tick_p"] < SLASH_VETO
@@ -1335,8 +1333,6 @@ def _light_stroke_state(executed: bool, f: dict[str, float], line: tuple[float, 
     across the box, edge to edge: a tick's long arm stops at its vertex, inside the box,
     and there its short arm shows on such a sheet."""
     state = _stroke_state(executed, line, f.get("far", 0.0))
-    if state == REVIEW and _widens(f, cal) and _model_slash(f, cal):
-        return REVIEW, CHECKED
     if (state == REVIEW and _widens(f, cal)) or (state == SLASHED and _quiet_tick(f, line, cal)):
         return CHECKED, CHECKED
     enough = f["faint"] >= F_MARK * 1.8 or (
@@ -1591,7 +1587,7 @@ def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, n
             continue  # (as in read_marks)
         line = _strokes(d, over, st, k, f, t_print) if st.executed[k] else None
         mk = classify(f, bool(st.executed[k]), line, cal)
-        if mk.state == REVIEW and st.executed[k] and _faint_slash(f, line):
+        if mk.state == REVIEW and _faint_slash(f, line):
             mk = Mark(SLASHED, 0.6, SLASHED, "", f)
         if mk.state in (CHECKED, SLASHED):
             marks[rid] = Mark(mk.state, 0.6, mk.state, "a light mark, read at this quiet "
