@@ -329,6 +329,20 @@ def test_group_median_is_numpy_median(groups: list[list[int]], seed: int) -> Non
     assert np.array_equal(got, np.array(want))
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([0.0, 0.955, 1.0, 1.369, 1.91, 2.324, 3.5, 7.25]), min_size=1,
+                max_size=400),
+       st.sampled_from([50.0, 90.0, 95.0]))
+def test_one_box_percentile_and_median_are_numpys(vals: list[float], q: float) -> None:
+    """The stroke measures' quick percentile and median: numpy's values, to the bit (on
+    float32 distances as distanceTransform gives them, with many ties)."""
+    from scanner.marks import _median, _percentile
+
+    v = np.array(vals, np.float32)
+    assert _percentile(v.copy(), q) == np.percentile(v, q)
+    assert _median(v.copy()) == np.median(v)
+
+
 def test_fine_alignment_reuses_first_pass_exactly() -> None:
     """Skipping the matches whose answer the first pass already holds changes nothing."""
     from scanner import marks
