@@ -533,3 +533,37 @@ def test_a_score_line_is_read_whole_when_a_cell_is_unsure() -> None:
     assert (res.state.written or {}).get("rank_bonus") == 20
     for line, value in (res.state.written or {}).items():
         assert value == case.state.written[line]
+
+
+@pytest.mark.parametrize(("seed", "profile", "index", "rid"), [
+    (7, "scan-300", 5, "mission.system_defense.3"), (31, "scan-150", 1, "mission.system_defense.3"),
+    (31, "scan-600", 3, "mission.system_defense.2"),
+])
+def test_a_thick_slash_whose_edges_look_like_a_second_stroke_is_a_slash_on_a_scan(
+        seed: int, profile: str, index: int, rid: str) -> None:
+    """A thick slash on a scan whose ragged edges put 6-8 % of its ink on a second band:
+    neither one stroke nor clearly two ("one stroke or two?" before session 16). Nothing of
+    it lies far off its band, it keeps its width and the model calls it a slash: a slash."""
+    case = make_case(case_seed(seed, profile, index), profile)
+    m = read(case).marks[rid]
+    assert case.truth[rid] == SLASHED
+    assert m.state == SLASHED, m
+
+
+def test_what_ink_neither_one_stroke_nor_two_needs_to_be_a_slash() -> None:
+    """_quiet_one_stroke, through classify: the features of 7_scan-300_0005's slash, and each
+    sign that keeps such ink a review."""
+    from scanner.marks import Calibration, classify
+
+    f = {"n": 494.0, "ink": 0.34, "faint": 0.358, "centre": 0.486, "level": 0.651,
+         "fill": 0.406, "t_ink": 0.15, "t_faint": 0.09, "far": 0.0, "span": 1.0,
+         "end_gap": 0.0, "bulge": 1.229, "tick_p": 0.0}
+    line = (0.899, 0.065)
+    scan = Calibration(0.03, 0.004, 0.15, 0.09, 0.65, gain=1.0)
+    photo = Calibration(0.03, 0.009, 0.15, 0.09, 0.65, gain=1.0)
+    assert classify(f, True, line, scan).state == SLASHED
+    assert classify(f, True, line, photo).state == REVIEW  # not as quiet as a scan
+    assert classify({**f, "tick_p": 0.3}, True, line, scan).state == REVIEW  # the model unsure
+    assert classify({**f, "bulge": 1.5}, True, line, scan).state == CHECKED  # a vertex: a tick
+    assert classify({**f, "far": 0.026}, True, line, scan).state == REVIEW  # ink off its band
+    assert classify({**f, "split": 0.05}, True, (0.9, 0.115), scan).state == REVIEW  # paper test
