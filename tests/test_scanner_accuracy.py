@@ -567,3 +567,19 @@ def test_what_ink_neither_one_stroke_nor_two_needs_to_be_a_slash() -> None:
     assert classify({**f, "bulge": 1.5}, True, line, scan).state == CHECKED  # a vertex: a tick
     assert classify({**f, "far": 0.026}, True, line, scan).state == REVIEW  # ink off its band
     assert classify({**f, "split": 0.05}, True, (0.9, 0.115), scan).state == REVIEW  # paper test
+
+
+@pytest.mark.parametrize(("seed", "profile", "index", "rid"), [
+    (0, "scan-300", 2, "mission.training.6"), (22, "scan-300", 9, "mission.fighter_pilot.4"),
+    (21, "scan-300", 14, "mission.fighter_pilot.1"),
+])
+def test_a_faint_pencil_slash_of_uneven_width_is_a_slash_on_a_scan(seed: int, profile: str,
+                                                                   index: int, rid: str) -> None:
+    """A faint pencil slash on a scan, one straight band crossing 0.79-0.85 of its box, whose
+    width the pencil's grain makes uneven (widening 1.5-1.6x, as a tick's vertex would):
+    "faint mark: tick, cross or slash?" before session 16. The model calls it a slash
+    (P(tick) under 0.01), so it is one, as a light slash read at the sheet's noise is."""
+    case = make_case(case_seed(seed, profile, index), profile)
+    m = read(case).marks[rid]
+    assert case.truth[rid] == SLASHED
+    assert m.state == SLASHED, m
