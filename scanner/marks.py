@@ -1204,7 +1204,9 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
             return Mark(CHECKED, 0.6, CHECKED, "", f)
         if halo >= HALO_CANCEL and ink >= SOLID_INK and (seen < 3 or sides == seen):
             return Mark(CANCELLED, _conf(halo, HALO_CANCEL, 2 * HALO_CANCEL), CANCELLED, "", f)
-        if solid and seen >= 3 and sides == seen:  # ink all round: a correction's loop
+        if solid and seen >= 3 and sides == seen and halo >= HALO_REVIEW:
+            # ink all round: a correction's loop (struck through with less rim ink than
+            # that: a sloppy fill's spill as much as a scribble, review)
             return Mark(CANCELLED, 0.6, CANCELLED, "", f)
         if cal.noise < SCAN_NOISE and halo >= HALO_REVIEW and seen >= 3 and sides >= RIM_SIDES:
             # on a scan a box coloured in keeps its rim clean but for a side or two

@@ -417,6 +417,7 @@ def test_light_sheet_rule_looks_at_the_boxes_read_as_marked() -> None:
     (0.45, 2, 3, 1, "checked", "checked", 1.0),
     (0.45, 2, 2, 1, "review", "cancelled", 1.0),  # two sides seen: too few to tell
     (0.4, 2, 4, 4, "cancelled", "cancelled", 1.0),  # ink all round: a correction's loop
+    (0.29, 3, 4, 4, "review", "cancelled", 1.0),  # ... but little of it, struck: a spill?
     (0.4, 2, 4, 3, "review", "cancelled", 1.0),
     (0.56, 2, 4, 3, "review", "cancelled", 1.0),  # much rim ink, but not all round: a fill
     (0.6, 1, 3, 1, "checked", "checked", 1.0),  # ... beside a neighbour's fat tick, one side

@@ -583,3 +583,15 @@ def test_a_faint_pencil_slash_of_uneven_width_is_a_slash_on_a_scan(seed: int, pr
     m = read(case).marks[rid]
     assert case.truth[rid] == SLASHED
     assert m.state == SLASHED, m
+
+
+def test_a_fill_spilling_a_little_all_round_is_no_sure_correction() -> None:
+    """A marker fill on a phone photo (bench case phone 94, seed 22) that spills past its box
+    on all four sides, crossing the rim in three strokes but inking only 29 % of it: read
+    silently as a correction before session 16. A correction's loop inks its rim at least
+    30 % (the cached sheets' corrections so read: 0.32 and over); less, with strokes
+    through it, is a spill as much as a scribble: review."""
+    case = make_case(case_seed(22, "phone", 94), "phone")
+    m = read(case).marks["tour.3.mission.3"]
+    assert case.truth["tour.3.mission.3"] == CHECKED
+    assert m.state == REVIEW, m
