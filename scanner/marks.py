@@ -1352,8 +1352,8 @@ def _quiet_one_stroke(f: dict[str, float], line: tuple[float, float] | None, cal
     model calls it a slash while it keeps its width (_quiet_slash). Not where the doubt is
     the paper-split test's (SPLIT_PAPER: a thick stroke or a box coloured in?). Cached
     sheets, seeds 0/7/11/21/22/31: 8 slashes left to review read so, nothing else changed
-    (the model calls the ticks there ticks, or they widen at their vertex); bench_ticks, seeds
-    0-2: 2 slashes, no tick."""
+    (the model calls the ticks there ticks; the six it calls slashes widen at their vertex
+    or are the paper-split test's doubt); bench_ticks, seeds 0-2: 2 slashes, no tick."""
     return (f.get("far", 1.0) < FAR_SLASH and f.get("split", SPLIT_PAPER) >= SPLIT_PAPER
             and _quiet_slash(f, line, cal))
 
@@ -1640,10 +1640,11 @@ def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, n
 
 
 def _faint_slash(f: dict[str, float], line: tuple[float, float] | None) -> bool:
-    """A light single stroke across an Executed box on a sheet as quiet as a scan (a faint
-    mark, or one read at the sheet's own noise) that is a slash (FAINT_SLASH_INK,
+    """A light single stroke across an Executed box that is a slash (FAINT_SLASH_INK,
     FAINT_SLASH_SPAN): straight, nothing off its band, through the middle, and the model
-    calls it a slash."""
+    calls it a slash. Asked of a stroke read at a quiet sheet's own noise
+    (_read_light_again), and of a faint mark on a sheet as quiet as a scan
+    (_light_stroke_state)."""
     return (line is not None and line[0] >= BENT_LINE and line[1] <= ALONE
             and f.get("far", 1.0) < FAR_SLASH and f["faint"] >= FAINT_SLASH_INK
             and f["centre"] >= F_CENTRE and f.get("span", 0.0) >= FAINT_SLASH_SPAN
