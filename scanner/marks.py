@@ -1025,27 +1025,33 @@ def measure(d: np.ndarray, st: Stack, t_ink: np.ndarray, t_faint: np.ndarray,
     zone_a = inside & ~st.near
     ti, tf = t_ink[:, None, None], t_faint[:, None, None]  # per box (its own noise)
     t_bi, t_bf = np.maximum(ti, t_print), np.maximum(tf, t_print)
-    fill = ((d > ti) & inside).sum(axis=(1, 2)) / n  # a filled box hides its print
-    n_ink = (((d > ti) & zone_a).sum(axis=(1, 2))
-             + ((over > t_bi) & zone_b).sum(axis=(1, 2))).astype(np.float64)
-    n_faint = (((d > tf) & zone_a).sum(axis=(1, 2))
-               + ((over > t_bf) & zone_b).sum(axis=(1, 2))).astype(np.float64)
+    d_ink, o_ink = d > ti, over > t_bi  # (each comparison made once: a few hundred boxes)
+    d_faint, o_faint = d > tf, over > t_bf
+    fill = (d_ink & inside).sum(axis=(1, 2)) / n  # a filled box hides its print
+    n_ink = ((d_ink & zone_a).sum(axis=(1, 2))
+             + (o_ink & zone_b).sum(axis=(1, 2))).astype(np.float64)
+    faint_a, faint_b = d_faint & zone_a, o_faint & zone_b
+    n_faint = (faint_a.sum(axis=(1, 2)) + faint_b.sum(axis=(1, 2))).astype(np.float64)
     n_faint = np.maximum(n_faint, n_ink)
-    c_hit = ((d > tf) & st.centre & zone_a).sum(axis=(1, 2))
-    c_hit = c_hit + ((over > t_bf) & st.centre & st.near).sum(axis=(1, 2))
+    c_hit = (faint_a & st.centre).sum(axis=(1, 2))
+    c_hit = c_hit + (o_faint & st.centre & st.near).sum(axis=(1, 2))
     centre = np.where(st.n_centre >= np.maximum(12, 0.1 * n),
                       c_hit / np.maximum(st.n_centre, 1), 0.0)
-    n_dark = ((over > t_bf) & text).sum(axis=(1, 2)).astype(np.float64)
+    n_dark = (o_faint & text).sum(axis=(1, 2)).astype(np.float64)
     centre = np.where(st.n_text > 0, np.maximum(centre, n_dark / np.maximum(st.n_text, 1)),
                       centre)
     n_all = n + st.n_text
-    # level: the 75th percentile of the faint-inked pixels' darkness (over print: above it)
-    fp = ((d > tf) & zone_a) | ((over > t_bf) & zone_b)
+    # level: the 75th percentile of the faint-inked pixels' darkness (over print: above
+    # it), for the boxes with three such pixels or more (most boxes are empty)
+    fp = faint_a | faint_b
     m = fp.sum(axis=(1, 2))
-    vals = np.where(fp, np.where(zone_b, over, d), -np.inf).reshape(d.shape[0], -1)
-    srt = -np.sort(-vals, axis=1)  # descending
-    rank = np.clip(np.floor(0.25 * (m - 1)).astype(int), 0, srt.shape[1] - 1)
-    level = np.where(m >= 3, srt[np.arange(len(m)), rank], 0.0)
+    level = np.zeros(len(m), np.result_type(over, d))
+    some = np.flatnonzero(m >= 3)
+    if some.size:
+        vals = np.where(fp[some], np.where(zone_b[some], over[some], d[some]), -np.inf)
+        srt = -np.sort(-vals.reshape(some.size, -1), axis=1)  # descending
+        rank = np.clip(np.floor(0.25 * (m[some] - 1)).astype(int), 0, srt.shape[1] - 1)
+        level[some] = srt[np.arange(some.size), rank]
     return {"n": n_all, "ink": n_ink / n_all, "faint": n_faint / n_all, "centre": centre,
             "level": level, "fill": fill, "n_inside": st.n_inside.astype(np.float64)}
 
