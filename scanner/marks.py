@@ -283,6 +283,18 @@ class Anchors:
 
 
 @dataclass(frozen=True)
+class Rim:
+    """The fixed geometry of the band around a box (RegionGeom.halo), worked out once per
+    template: each pixel's distance from the box's outline (mm), and the sides of the box
+    the band shows along SIDE_SEEN of its edge (rows, columns, the axis along the side,
+    and which positions along it the band holds)."""
+
+    mask: np.ndarray
+    dist: np.ndarray
+    sides: tuple[tuple[slice, slice, int, np.ndarray], ...]
+
+
+@dataclass(frozen=True)
 class Stack:
     """The checkboxes and bubbles of a template as one stack of equal patches."""
 
@@ -311,6 +323,7 @@ class Stack:
     core_idx: np.ndarray  # (N, Lk): the inside 3 px in from its edge (the outline's blur
     #                       lands on the edge), cycled: where the paper's noise is measured
     n_core: np.ndarray
+    rims: tuple[Rim | None, ...] = ()  # per box: its rim's geometry (halo_ink)
 
 
 _CACHE: dict[int, tuple[Template, Anchors, Stack]] = {}
@@ -522,7 +535,31 @@ def _stack(tpl: Template) -> Stack:
         printed=printed, executed=np.array([is_executed(g.region.id) for g in geoms]),
         n_inside=inside.sum(axis=(1, 2)), n_centre=(centre & inside).sum(axis=(1, 2)),
         n_text=text.sum(axis=(1, 2)), near_boxes=_near_boxes(geoms, tpl.dpi),
-        core_idx=_cycled(cores), n_core=np.array([c.sum() for c in cores]))
+        core_idx=_cycled(cores), n_core=np.array([c.sum() for c in cores]),
+        rims=tuple(_rim(g, tpl.dpi) for g in geoms))
+
+
+def _rim(g: RegionGeom, dpi: float) -> Rim | None:
+    """A box's Rim (None when it has no band around it)."""
+    if g.halo_mask is None or not g.halo_mask.any():
+        return None
+    u0, v0, u1, v1 = g.halo
+    bu0, bv0, bu1, bv1 = g.box
+    vv, uu = np.mgrid[v0:v1, u0:u1]
+    dist = np.hypot(np.maximum(np.maximum(bu0 - uu, uu - bu1), 0),
+                    np.maximum(np.maximum(bv0 - vv, vv - bv1), 0)) / (dpi / 25.4)
+    m = g.halo_mask
+    bu0, bv0, bu1, bv1 = max(0, bu0 - u0), max(0, bv0 - v0), bu1 - u0, bv1 - v0
+    strips = ((slice(None, bv0), slice(bu0, bu1), 0), (slice(bv1, None), slice(bu0, bu1), 0),
+              (slice(bv0, bv1), slice(None, bu0), 1), (slice(bv0, bv1), slice(bu1, None), 1))
+    sides = []
+    for rows, cols, axis in strips:
+        if m[rows, cols].size == 0:
+            continue
+        along = m[rows, cols].any(axis=axis)
+        if along.mean() >= SIDE_SEEN:
+            sides.append((rows, cols, axis, along))
+    return Rim(m, dist, tuple(sides))
 
 
 # --- registration ---------------------------------------------------------------------------
@@ -1085,69 +1122,44 @@ def _sides(d: np.ndarray, inside: np.ndarray, t: float) -> float:
     return float(min(sides))
 
 
-def halo_ink(canvas: np.ndarray, tpl: Template, g: RegionGeom, shift: tuple[int, int],
-             paper: float, level: float, cal: Calibration, pad: int = 0
-             ) -> dict[str, float]:
-    """How the rim around a box (HALO_MM outside its outline) is inked: the inked
-    fraction (halo), how many separate strokes cross it (halo_strokes), and on how many
-    of the sides seen (halo_seen) it is inked along SIDE_INKED of their length
-    (halo_sides). A correction fills the box and scribbles round it through the rim, on
-    every side (or strikes it through past the outline); a box coloured in to mark it
-    stays inside, and ink from one side only is a neighbour's mark or a stroke passing
-    by. A rim pixel is inked when it is at least half as dark as the box's own ink."""
+def halo_ink(canvas: np.ndarray, tpl: Template, g: RegionGeom, rim: Rim | None,
+             shift: tuple[int, int], paper: float, level: float, cal: Calibration,
+             pad: int = 0) -> dict[str, float]:
+    """How the rim around a box (HALO_MM outside its outline; its geometry `rim`) is
+    inked: the inked fraction (halo), how many separate strokes cross it (halo_strokes),
+    and on how many of the sides seen (halo_seen) it is inked along SIDE_INKED of their
+    length (halo_sides). A correction fills the box and scribbles round it through the
+    rim, on every side (or strikes it through past the outline); a box coloured in to
+    mark it stays inside, and ink from one side only is a neighbour's mark or a stroke
+    passing by. A rim pixel is inked when it is at least half as dark as the box's own
+    ink."""
     none = {"halo": 0.0, "halo_strokes": 0, "halo_sides": 0, "halo_seen": 0}
-    if g.halo_mask is None or not g.halo_mask.any():
+    if rim is None:
         return none
     u0, v0, u1, v1 = g.halo
     du, dv = shift
     obs = canvas[v0 + dv + pad:v1 + dv + pad, u0 + du + pad:u1 + du + pad].astype(np.float32)
-    if obs.shape != g.halo_mask.shape:
+    if obs.shape != rim.mask.shape:
         return none
     d = cv2.blur(np.clip(1.0 - obs / max(paper, 1.0), 0.0, 1.0), (3, 3))
     printed = tpl.ink_max[v0:v1, u0:u1]
     t = max(cal.t_ink, 0.5 * level)
-    inked = (d > t) & (d - printed > min(OVER_PRINT, 0.5 * level)) & g.halo_mask
+    inked = (d > t) & (d - printed > min(OVER_PRINT, 0.5 * level)) & rim.mask
     n, labels = cv2.connectedComponents(inked.astype(np.uint8), connectivity=8)
     strokes = 0
     if n > 1:  # strokes that reach the rim's outer part (a thick fill's spill does not)
-        s = tpl.dpi / 25.4
-        bu0, bv0, bu1, bv1 = g.box
-        vv, uu = np.mgrid[v0:v1, u0:u1]
-        dist = np.hypot(np.maximum(np.maximum(bu0 - uu, uu - bu1), 0),
-                        np.maximum(np.maximum(bv0 - vv, vv - bv1), 0)) / s
         # a stroke runs out across the rim: a piece of ink reaching STRUCK_MM that spans
         # STRUCK_SPAN_MM of the rim's depth (a speck of noise or toner does not)
-        lab, dd = labels[inked], dist[inked]
+        lab, dd = labels[inked], rim.dist[inked]
         lo = np.full(n, np.inf)
         hi = np.full(n, -np.inf)
         np.minimum.at(lo, lab, dd)
         np.maximum.at(hi, lab, dd)
         strokes = int(((hi >= STRUCK_MM) & (hi - lo >= STRUCK_SPAN_MM))[1:].sum())
-    seen, sides = _rim_sides(inked, g.halo_mask, (g.box[0] - u0, g.box[1] - v0,
-                                                  g.box[2] - u0, g.box[3] - v0))
-    return {"halo": float(inked[g.halo_mask].mean()), "halo_strokes": strokes,
-            "halo_sides": sides, "halo_seen": seen}
-
-
-def _rim_sides(inked: np.ndarray, m: np.ndarray, box: tuple[int, int, int, int]
-               ) -> tuple[int, int]:
-    """The rim's sides (above, below, left, right of the `box`, in the rim's own pixels)
-    that its mask `m` shows along at least SIDE_SEEN of the box's edge (the rest is other
-    regions or print), and how many of those are inked along SIDE_INKED of the length
-    seen."""
-    bu0, bv0, bu1, bv1 = max(0, box[0]), max(0, box[1]), box[2], box[3]
-    strips = ((m[:bv0, bu0:bu1], inked[:bv0, bu0:bu1], 0), (m[bv1:, bu0:bu1], inked[bv1:, bu0:bu1], 0),
-              (m[bv0:bv1, :bu0], inked[bv0:bv1, :bu0], 1), (m[bv0:bv1, bu1:], inked[bv0:bv1, bu1:], 1))
-    seen = sides = 0
-    for mask, ink, axis in strips:
-        if mask.size == 0:
-            continue
-        along = mask.any(axis=axis)
-        if along.mean() < SIDE_SEEN:
-            continue
-        seen += 1
-        sides += int(ink.any(axis=axis)[along].mean() >= SIDE_INKED)
-    return seen, sides
+    sides = sum(int(inked[rows, cols].any(axis=axis)[along].mean() >= SIDE_INKED)
+                for rows, cols, axis, along in rim.sides)
+    return {"halo": float(inked[rim.mask].mean()), "halo_strokes": strokes,
+            "halo_sides": sides, "halo_seen": len(rim.sides)}
 
 
 # --- classification ----------------------------------------------------------------------
@@ -1518,7 +1530,8 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
         if f["fill"] >= F_FILLED and inside.any():
             f["sides"] = _sides(d[k], inside, f["t_ink"])
             level = float(_median(d[k][inside]))
-            f.update(halo_ink(big, tpl, g, tuple(sh[k]), float(paper[k]), level, cal, pad))
+            f.update(halo_ink(big, tpl, g, st.rims[k], tuple(sh[k]), float(paper[k]), level,
+                              cal, pad))
         executed = bool(st.executed[k])
         line = _strokes(d, over, st, k, f, t_print) if executed else None
         if inks is not None and line is not None:
