@@ -324,6 +324,8 @@ class Stack:
     #                       lands on the edge), cycled: where the paper's noise is measured
     n_core: np.ndarray
     rims: tuple[Rim | None, ...] = ()  # per box: its rim's geometry (halo_ink)
+    ring_xy: tuple[np.ndarray, ...] = ()  # x, y of `ring`'s pixels, from the patch's centre,
+    #                                       in patch widths and heights (_light_slope)
 
 
 _CACHE: dict[int, tuple[Template, Anchors, Stack]] = {}
@@ -502,7 +504,8 @@ def _stack(tpl: Template) -> Stack:
         return Stack(np.array(sel, int), (), np.zeros((0, 2), int), (1, 1), z, z, z, z, z, zi,
                      np.zeros(0, bool), zi, zi, zi, np.zeros((0, 1, 1), np.float32),
                      np.zeros(0), np.zeros(0, bool), np.zeros(0, bool), np.zeros(0),
-                     np.zeros(0), np.zeros(0), (), zi, np.zeros(0))
+                     np.zeros(0), np.zeros(0), (), zi, np.zeros(0),
+                     ring_xy=(np.zeros((0, 1)), np.zeros((0, 1))))
     P = max(g.patch[3] - g.patch[1] for g in geoms)
     Q = max(g.patch[2] - g.patch[0] for g in geoms)
 
@@ -521,11 +524,13 @@ def _stack(tpl: Template) -> Stack:
     ink_max = np.stack([pad(tpl.ink_max[g.patch[1]:g.patch[3], g.patch[0]:g.patch[2]], 1.0)
                         for g in geoms]).astype(np.float32)
     printed = np.array([bool(g.region.printed) for g in geoms])
+    ring = _cycled(rings)
+    ring_y, ring_x = np.divmod(ring, Q)
     return Stack(
         index=np.array(sel, int), ids=tuple(g.region.id for g in geoms),
         origin=np.array([(g.patch[0], g.patch[1]) for g in geoms], int), size=(P, Q),
         inside=inside, centre=centre, clear=clear, near=near, text=text,
-        ring=_cycled(rings), has_ring=np.array([g.ring is not None for g in geoms]),
+        ring=ring, has_ring=np.array([g.ring is not None for g in geoms]),
         inside_idx=_cycled(list(inside)),
         clear_idx=_cycled([c if p else i for c, i, p in zip(clear, inside, printed,
                                                             strict=True)]),
@@ -536,7 +541,8 @@ def _stack(tpl: Template) -> Stack:
         n_inside=inside.sum(axis=(1, 2)), n_centre=(centre & inside).sum(axis=(1, 2)),
         n_text=text.sum(axis=(1, 2)), near_boxes=_near_boxes(geoms, tpl.dpi),
         core_idx=_cycled(cores), n_core=np.array([c.sum() for c in cores]),
-        rims=tuple(_rim(g, tpl.dpi) for g in geoms))
+        rims=tuple(_rim(g, tpl.dpi) for g in geoms),
+        ring_xy=((ring_x - Q / 2) / Q, (ring_y - P / 2) / P))
 
 
 def _rim(g: RegionGeom, dpi: float) -> Rim | None:
@@ -812,9 +818,7 @@ def _light_slope(obs: np.ndarray, st: Stack) -> np.ndarray:
     n = obs.shape[0]
     P, Q = st.size
     ring = _rows(obs, st.ring)
-    ys, xs = np.divmod(st.ring, Q)
-    xs = (xs - Q / 2) / Q
-    ys = (ys - P / 2) / P
+    xs, ys = st.ring_xy
     med = np.median(ring, axis=1, keepdims=True)
     w = (ring >= med).astype(np.float64)
     # weighted least squares for v = a + b x + c y, solved in closed form (no BLAS)
