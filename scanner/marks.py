@@ -289,6 +289,7 @@ class Rim:
     the band shows along SIDE_SEEN of its edge (rows, columns, the axis along the side,
     and which positions along it the band holds)."""
 
+    bounds: tuple[int, int, int, int]  # u0, v0, u1, v1 on the canvas (RegionGeom.halo)
     mask: np.ndarray
     dist: np.ndarray
     sides: tuple[tuple[slice, slice, int, np.ndarray], ...]
@@ -565,7 +566,7 @@ def _rim(g: RegionGeom, dpi: float) -> Rim | None:
         along = m[rows, cols].any(axis=axis)
         if along.mean() >= SIDE_SEEN:
             sides.append((rows, cols, axis, along))
-    return Rim(m, dist, tuple(sides))
+    return Rim(g.halo, m, dist, tuple(sides))
 
 
 # --- registration ---------------------------------------------------------------------------
@@ -1126,9 +1127,8 @@ def _sides(d: np.ndarray, inside: np.ndarray, t: float) -> float:
     return float(min(sides))
 
 
-def halo_ink(canvas: np.ndarray, tpl: Template, g: RegionGeom, rim: Rim | None,
-             shift: tuple[int, int], paper: float, level: float, cal: Calibration,
-             pad: int = 0) -> dict[str, float]:
+def halo_ink(canvas: np.ndarray, tpl: Template, rim: Rim | None, shift: tuple[int, int],
+             paper: float, level: float, cal: Calibration, pad: int = 0) -> dict[str, float]:
     """How the rim around a box (HALO_MM outside its outline; its geometry `rim`) is
     inked: the inked fraction (halo), how many separate strokes cross it (halo_strokes),
     and on how many of the sides seen (halo_seen) it is inked along SIDE_INKED of their
@@ -1140,7 +1140,7 @@ def halo_ink(canvas: np.ndarray, tpl: Template, g: RegionGeom, rim: Rim | None,
     none = {"halo": 0.0, "halo_strokes": 0, "halo_sides": 0, "halo_seen": 0}
     if rim is None:
         return none
-    u0, v0, u1, v1 = g.halo
+    u0, v0, u1, v1 = rim.bounds
     du, dv = shift
     obs = canvas[v0 + dv + pad:v1 + dv + pad, u0 + du + pad:u1 + du + pad].astype(np.float32)
     if obs.shape != rim.mask.shape:
@@ -1534,8 +1534,8 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
         if f["fill"] >= F_FILLED and inside.any():
             f["sides"] = _sides(d[k], inside, f["t_ink"])
             level = float(_median(d[k][inside]))
-            f.update(halo_ink(big, tpl, g, st.rims[k], tuple(sh[k]), float(paper[k]), level,
-                              cal, pad))
+            f.update(halo_ink(big, tpl, st.rims[k], tuple(sh[k]), float(paper[k]), level, cal,
+                              pad))
         executed = bool(st.executed[k])
         line = _strokes(d, over, st, k, f, t_print) if executed else None
         if inks is not None and line is not None:
