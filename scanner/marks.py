@@ -324,8 +324,8 @@ class Stack:
     core_idx: np.ndarray  # (N, Lk): the inside 3 px in from its edge (the outline's blur
     #                       lands on the edge), cycled: where the paper's noise is measured
     n_core: np.ndarray
-    rims: tuple[Rim | None, ...] = ()  # per box: its rim's geometry (halo_ink)
-    ring_xy: tuple[np.ndarray, ...] = ()  # x, y of `ring`'s pixels, from the patch's centre,
+    rims: tuple[Rim | None, ...]  # per box: its rim's geometry (halo_ink)
+    ring_xy: tuple[np.ndarray, ...]  # x, y of `ring`'s pixels, from the patch's centre,
     #                                       in patch widths and heights (_light_slope)
 
 
@@ -505,8 +505,8 @@ def _stack(tpl: Template) -> Stack:
         return Stack(np.array(sel, int), (), np.zeros((0, 2), int), (1, 1), z, z, z, z, z, zi,
                      np.zeros(0, bool), zi, zi, zi, np.zeros((0, 1, 1), np.float32),
                      np.zeros(0), np.zeros(0, bool), np.zeros(0, bool), np.zeros(0),
-                     np.zeros(0), np.zeros(0), (), zi, np.zeros(0),
-                     ring_xy=(np.zeros((0, 1)), np.zeros((0, 1))))
+                     np.zeros(0), np.zeros(0), (), zi, np.zeros(0), (),
+                     (np.zeros((0, 1)), np.zeros((0, 1))))
     P = max(g.patch[3] - g.patch[1] for g in geoms)
     Q = max(g.patch[2] - g.patch[0] for g in geoms)
 
