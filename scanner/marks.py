@@ -70,7 +70,10 @@ SIDE_SEEN, SIDE_INKED = 0.3, 0.4  # ... unless the rim, seen on three sides or m
 RIM_SIDES = 3  # on a sheet as quiet as a scan (SCAN_NOISE), a filled box whose rim is inked
 #   over HALO_REVIEW on this many of its sides (of three or four seen): a correction, however
 #   light its fill (pencil). Of the cached bench's 12,520 boxes coloured in on such sheets
-#   none has it; of its 643 corrections 642 do (19 were reviews)
+#   none has it; of its 643 corrections 642 do (19 were reviews). The other one, a pencil
+#   fill with a light loop close round it (rim inked 0.29 on 3 sides), read as coloured in:
+#   under HALO_REVIEW such a rim goes to review (no box coloured in on those sheets has it
+#   at any rim ink; a marker's fill spilling all round a box inks 0.29 too)
 SOLID_INK = 0.6  # a box over the threshold all over, but with ink (print taken away) on less
 #   of it than this, and its rim inked: dim paper under a cross, not a fill (review; the
 #   bench's corrections ink 0.65 and over, two crosses on a dim photo 0.49 and 0.51)
@@ -1215,12 +1218,18 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
     if filled:
         halo = f.get("halo", 0.0)
         struck = f.get("halo_strokes", 0) >= 2  # struck through past the outline
+        seen, sides = f.get("halo_seen", 0), f.get("halo_sides", 0)
+        if (halo < HALO_REVIEW and not struck and cal.noise < SCAN_NOISE and seen >= 3
+                and sides >= RIM_SIDES):
+            # on a scan a box coloured in keeps its rim clean but for a side or two: a rim
+            # inked lightly on three sides is a loop as much as a fill's spill
+            return Mark(REVIEW, 0.45, CANCELLED, "box filled, with a light loop around it: "
+                        "coloured in (checked) or filled and circled (cancelled)?", f)
         if halo < HALO_REVIEW and not struck:
             return Mark(CHECKED, _conf(HALO_CANCEL - halo, HALO_CANCEL - HALO_REVIEW,
                                        HALO_CANCEL), CHECKED, "", f)
         # ink in the rim: told by its sides when the box is solidly inked (a blurred
         # photo's haze can fill a small box and its rim faintly, evenly)
-        seen, sides = f.get("halo_seen", 0), f.get("halo_sides", 0)
         solid = ink >= F_FILLED
         if solid and seen >= 3 and sides <= 1:  # from one side: a neighbour's, passing by
             return Mark(CHECKED, 0.6, CHECKED, "", f)

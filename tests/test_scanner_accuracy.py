@@ -595,3 +595,30 @@ def test_a_fill_spilling_a_little_all_round_is_no_sure_correction() -> None:
     m = read(case).marks["tour.3.mission.3"]
     assert case.truth["tour.3.mission.3"] == CHECKED
     assert m.state == REVIEW, m
+
+
+def test_a_pencil_fill_with_a_light_loop_on_a_scan_is_no_sure_coloured_in_box() -> None:
+    """A pencil correction on a scan (bench case scan-150 8, seed 21): the fill, and a loop
+    close round the box that inks only 29 % of its rim, but on three sides. Read silently
+    as coloured in before session 17; on a scan a box coloured in never inks three sides of
+    its rim, and a marker fill spilling all round inks its rim as little: review."""
+    case = make_case(case_seed(21, "scan-150", 8), "scan-150")
+    m = read(case).marks["mission.battle.1"]
+    assert case.truth["mission.battle.1"] == CANCELLED
+    assert m.state == REVIEW and m.likely == CANCELLED, m
+
+
+def test_what_a_light_loop_round_a_filled_box_needs_to_be_no_sure_fill() -> None:
+    """The light-loop review through classify: the features of 21_scan-150_0008's box, and
+    each sign that reads it otherwise."""
+    from scanner.marks import Calibration, classify
+
+    f = {"n": 540.0, "ink": 0.796, "faint": 0.931, "centre": 1.0, "level": 0.26, "fill": 1.0,
+         "t_ink": 0.15, "t_faint": 0.09, "sides": 1.0, "halo": 0.287, "halo_strokes": 1,
+         "halo_sides": 3, "halo_seen": 4}
+    scan = Calibration(0.03, 0.004, 0.15, 0.09, 0.26, gain=1.0)
+    photo = Calibration(0.03, 0.009, 0.15, 0.09, 0.26, gain=1.0)
+    assert classify(f, True, None, scan).state == REVIEW
+    assert classify(f, True, None, photo).state == CHECKED  # a phone's noise inks sides too
+    assert classify({**f, "halo_sides": 2}, True, None, scan).state == CHECKED  # a neighbour
+    assert classify({**f, "halo": 0.31}, True, None, scan).state == CANCELLED  # a clear loop
