@@ -1634,8 +1634,11 @@ def _strokes(d: np.ndarray, over: np.ndarray, st: Stack, k: int, f: dict[str, fl
 
 def _box_ink(d: np.ndarray, over: np.ndarray, st: Stack, k: int, f: dict[str, float]
              ) -> np.ndarray:
-    """Box `k`'s ink as scanner.tickslash's model sees it."""
-    return box_ink(d[k], over[k], st.inside[k], st.near[k] | st.text[k], f["level"])
+    """Box `k`'s ink as scanner.tickslash's model sees it: its inside and the text printed
+    in it, ink over the print taken as darkness over the print's (session 17: with the
+    text left out, a slash across "+1" showed as two stubs, as a tick's arms do)."""
+    text = st.near[k] | st.text[k]
+    return box_ink(d[k], over[k], st.inside[k] | st.text[k], text, f["level"])
 
 
 UNCLEAR_INK = ("a little ink", LIGHT_WHY)  # the reviews _read_light_again looks at again

@@ -37,7 +37,8 @@ def box_ink(dk: np.ndarray, over_k: np.ndarray, inside: np.ndarray, printed: np.
             level: float) -> np.ndarray:
     """A box's ink as the model sees it: darkness over the paper, over the print (where
     `printed`) darkness over the print's, relative to the mark's own `level`, cropped to
-    the box's inside and scaled to SIDE x SIDE (0..1)."""
+    `inside` (the reader passes the box's inside with the text printed in it, so a stroke
+    across "+1" shows whole) and scaled to SIDE x SIDE (0..1)."""
     ink = np.where(printed, over_k, dk) / max(level, 1e-3)
     ink = np.clip(np.where(inside, ink, 0.0), 0.0, 1.0).astype(np.float32)
     ys, xs = np.nonzero(inside)
