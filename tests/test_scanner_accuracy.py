@@ -537,7 +537,7 @@ def test_a_score_line_is_read_whole_when_a_cell_is_unsure() -> None:
 
 @pytest.mark.parametrize(("seed", "profile", "index", "rid"), [
     (7, "scan-300", 5, "mission.system_defense.3"), (31, "scan-150", 1, "mission.system_defense.3"),
-    (11, "scan-300", 0, "mission.system_defense.1"),
+    (31, "scan-600", 3, "mission.system_defense.2"), (11, "scan-300", 0, "mission.system_defense.1"),
 ])
 def test_a_thick_slash_whose_edges_look_like_a_second_stroke_is_a_slash_on_a_scan(
         seed: int, profile: str, index: int, rid: str) -> None:
@@ -622,3 +622,36 @@ def test_what_a_light_loop_round_a_filled_box_needs_to_be_no_sure_fill() -> None
     assert classify(f, True, None, photo).state == CHECKED  # a phone's noise inks sides too
     assert classify({**f, "halo_sides": 2}, True, None, scan).state == CHECKED  # a neighbour
     assert classify({**f, "halo": 0.31}, True, None, scan).state == CANCELLED  # a clear loop
+
+
+@pytest.mark.parametrize(("seed", "profile", "index", "rid"), [
+    (0, "scan-300", 2, "mission.exploration.3"), (7, "scan-300", 5, "mission.fighter_pilot.2"),
+])
+def test_a_slash_the_retrained_model_calls_a_slash_is_one_on_a_scan(seed: int, profile: str,
+                                                                    index: int, rid: str) -> None:
+    """Slashes a shape test doubts, that the tick-or-slash model retrained in session 17 calls
+    slashes at P(tick) 0.018 and 0.036: over 0.01, the old model's bound, under 0.05, the
+    new one's (QUIET_SLASH_P). Reviews with the retrained model at 0.01."""
+    case = make_case(case_seed(seed, profile, index), profile)
+    m = read(case).marks[rid]
+    assert case.truth[rid] == SLASHED
+    assert m.state == SLASHED, m
+
+
+def test_what_the_models_slash_needs_to_be_on_a_scan() -> None:
+    """_quiet_slash through classify: a slash the shape tests doubt (not quite straight, it
+    stops short of the box's corners) that the model calls a slash at 0.036, as it does
+    7_scan-300_0005's; and the model's bound, the sheet's quiet and a widening (a tick's
+    vertex?), each of which keeps it a review."""
+    from scanner.marks import Calibration, classify
+
+    f = {"n": 520.0, "ink": 0.3, "faint": 0.32, "centre": 0.5, "level": 0.7, "fill": 0.3,
+         "t_ink": 0.15, "t_faint": 0.09, "far": 0.0, "span": 0.85, "end_gap": 0.02,
+         "bulge": 1.139, "tick_p": 0.036}
+    line = (0.985, 0.02)  # one stroke, not quite straight, across 0.85 of the box: doubted
+    scan = Calibration(0.03, 0.004, 0.15, 0.09, 0.7, gain=1.0)
+    photo = Calibration(0.03, 0.009, 0.15, 0.09, 0.7, gain=1.0)
+    assert classify(f, True, line, scan).state == SLASHED
+    assert classify({**f, "tick_p": 0.06}, True, line, scan).state == REVIEW
+    assert classify(f, True, line, photo).state == REVIEW
+    assert classify({**f, "bulge": 1.45}, True, line, scan).state == REVIEW  # a vertex?
