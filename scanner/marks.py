@@ -150,13 +150,14 @@ QUIET_SLASH_P = 0.05  # on a sheet as quiet as a scan (SCAN_NOISE), a single str
 #   0.01 until session 17; the model retrained then (seeing the print's zone) puts 98 % of
 #   its held-out slashes under 0.05 and no tick of the cached quiet sheets in 0.01-0.2: 6
 #   reviews fewer there, nothing else changed, and bench_ticks unchanged
-SCAN_TICK_P = 0.999  # ... and the other way, one the model calls a tick at this or more is a
-#   tick (_scan_model_tick; session 17, the retrained model): of its 3,089 held-out
-#   slashes none reaches 0.99, nor any slash sent to review on the cached quiet sheets. On
-#   the cached sheets 103 short-armed ticks left to review read right (the short-ticks
-#   sets), nothing else changed; bench_ticks seeds 0-2: 120-149 stub ticks per seed, no
-#   slash; 300 fresh training-style pages: 508 reviews fewer, the same silent errors (at
-#   0.99: 4 slashes more read as ticks there)
+SURE_TICK_P = 0.999  # ... and the other way, on a quiet sheet (QUIET_NOISE), one the model
+#   calls a tick at this or more is a tick (_sure_model_tick; session 17, the retrained
+#   model): of its 3,089 held-out slashes none reaches 0.99, nor any slash sent to review
+#   on the cached quiet sheets. On the cached sheets 144 short-armed ticks left to review
+#   read right (nearly all on the short-ticks sets), nothing else changed; bench_ticks
+#   seeds 0-2: 131-162 stub ticks a seed, no slash; 300 fresh training-style pages: 925
+#   reviews fewer, the same silent errors (at 0.99 on scans alone: 4 slashes more read as
+#   ticks there)
 QUIET_BENT, QUIET_SOME = 0.98, 0.1  # ... and one with less of its ink on its band than this
 #   that the model finds somewhat like a tick (this probability) or that widens BULGE_TICK:
 #   review (4 ticks read as slashes on those scans; 1 and 7 of those slashes to review)
@@ -1289,7 +1290,7 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
     if executed and state == SLASHED and _tick_like(f, line, cal):
         if _quiet_slash(f, line, cal):
             return Mark(SLASHED, 0.6, SLASHED, "", f)
-        if _scan_model_tick(f, cal):
+        if _sure_model_tick(f, cal):
             return Mark(CHECKED, 0.6, CHECKED, "", f)
         return Mark(REVIEW, 0.45, SLASHED, "one stroke or two? (a slash, or a tick with a "
                     "short arm?)", f)
@@ -1401,11 +1402,11 @@ def _quiet_one_stroke(f: dict[str, float], line: tuple[float, float] | None, cal
             and _quiet_slash(f, line, cal))
 
 
-def _scan_model_tick(f: dict[str, float], cal: Calibration) -> bool:
-    """On a sheet as quiet as a scan, a stroke the rules read as one and a shape test
-    doubts (_tick_like) that the model calls a tick (SCAN_TICK_P): a tick whose short arm
-    is too short for the band measures, the mirror of _quiet_slash."""
-    return cal.noise < SCAN_NOISE and f.get("tick_p", 0.0) >= SCAN_TICK_P
+def _sure_model_tick(f: dict[str, float], cal: Calibration) -> bool:
+    """On a quiet sheet, a stroke the rules read as one and a shape test doubts
+    (_tick_like) that the model calls a tick all but surely (SURE_TICK_P): a tick whose
+    short arm is too short for the band measures (the mirror of _quiet_slash)."""
+    return cal.noise < QUIET_NOISE and f.get("tick_p", 0.0) >= SURE_TICK_P
 
 
 def _model_tick(f: dict[str, float]) -> bool:
