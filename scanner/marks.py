@@ -195,7 +195,8 @@ LOW_INK, LOW_FAINT = 0.06, 0.035  # on a quiet, light sheet the boxes left uncle
 #   On the cached bench sheets 25 such reviews read right, none wrong (0.05/0.03: 26;
 #   0.07/0.04: 24). A sheet as quiet as a scan (SCAN_NOISE) is read again so whatever its
 #   marks' darkness (pencil over printed numbers: session 13, 18 reviews right on the cached
-#   sheets, seeds 0/7/11/21/22/31); there toner specks in a plain box are left alone
+#   sheets, seeds 0/7/11/21/22/31); there a plain box whose ink is toner specks only is
+#   empty (session 17; a review before: 58 on the cached sheets, all on scans, all empty)
 FAINT_SLASH_INK, FAINT_SLASH_SPAN = 0.03, 0.75  # ... and there a single straight stroke (all
 #   its ink on one band, none far off it) inking this much of an Executed box and crossing
 #   this much of it, that the model calls a slash (under QUIET_SLASH_P), is one: a light
@@ -1676,14 +1677,17 @@ def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, n
     review for a little ink (the stack indices `again`) is read again from `low` (its
     features at LOW_INK and LOW_FAINT, and those thresholds): a light stroke under the
     usual thresholds shows whole there. Only a sure mark is kept (checked, or slashed on an
-    Executed box, as is a light straight slash too thin for F_MARK: _faint_slash), and not
-    specks (toner on a photocopy) in a plain box; anything else
+    Executed box, as is a light straight slash too thin for F_MARK: _faint_slash); a plain
+    box whose ink there is specks only (toner on a photocopy) is empty; anything else
     stays a review (a stroke lost in the print's residual reads no clearer this way)."""
     for k in again:
         rid, m = st.ids[k], marks[st.ids[k]]
         f = _box_features(low, k, low["t_ink"], low["t_faint"])
         if not st.printed[k] and _specks(d[k], st.inside[k], f["t_faint"], dpi):
-            continue  # (as in read_marks)
+            # even at the sheet's own noise no piece of its ink is a stroke: specks (toner,
+            # dust), empty as in read_marks (a light stroke shows whole here)
+            marks[rid] = Mark(EMPTY, 0.6, EMPTY, "", m.features)
+            continue
         line = _strokes(d, over, st, k, f, t_print) if st.executed[k] else None
         mk = classify(f, bool(st.executed[k]), line, cal)
         if mk.state == REVIEW and _faint_slash(f, line):

@@ -685,3 +685,17 @@ def test_what_the_models_tick_needs_to_be_on_a_quiet_sheet() -> None:
     assert classify(f, True, line, photo).state == CHECKED  # a quiet photo
     assert classify({**f, "tick_p": 0.99}, True, line, scan).state == REVIEW
     assert classify(f, True, line, noisy).state == REVIEW
+
+
+@pytest.mark.parametrize(("seed", "profile", "index", "rid"), [
+    (21, "scan-600", 8, "tour.2.mission.2"), (31, "scan-300", 1, "discipline.1"),
+])
+def test_toner_specks_in_a_plain_box_on_a_light_scan_are_no_mark(seed: int, profile: str,
+                                                                 index: int, rid: str) -> None:
+    """Empty plain boxes on scans whose only ink is toner specks, looked at again at the
+    sheet's own noise (a light sheet, or "a little ink"): reviews until session 17, empty
+    now. At that noise a light stroke shows whole; specks stay specks."""
+    case = make_case(case_seed(seed, profile, index), profile)
+    m = read(case).marks[rid]
+    assert case.truth[rid] == "empty"
+    assert m.state == "empty", m
