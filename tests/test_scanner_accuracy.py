@@ -638,23 +638,28 @@ def test_a_slash_the_retrained_model_calls_a_slash_is_one_on_a_scan(seed: int, p
     assert m.state == SLASHED, m
 
 
-def test_what_the_models_slash_needs_to_be_on_a_scan() -> None:
-    """_quiet_slash through classify: a slash the shape tests doubt (not quite straight, it
-    stops short of the box's corners) that the model calls a slash at 0.036, as it does
-    7_scan-300_0005's; and the model's bound, the sheet's quiet and a widening (a tick's
-    vertex?), each of which keeps it a review."""
+# one stroke across an Executed box, not quite straight, crossing 0.85 of it: a shape
+# test's doubt (_tick_like), left to the model; its state on a sheet of the given noise
+DOUBTED = {"n": 520.0, "ink": 0.3, "faint": 0.32, "centre": 0.5, "level": 0.7, "fill": 0.3,
+           "t_ink": 0.15, "t_faint": 0.09, "far": 0.0, "span": 0.85, "end_gap": 0.02,
+           "bulge": 1.12}
+
+
+def doubted_stroke(noise: float, **features: float) -> str:
     from scanner.marks import Calibration, classify
 
-    f = {"n": 520.0, "ink": 0.3, "faint": 0.32, "centre": 0.5, "level": 0.7, "fill": 0.3,
-         "t_ink": 0.15, "t_faint": 0.09, "far": 0.0, "span": 0.85, "end_gap": 0.02,
-         "bulge": 1.139, "tick_p": 0.036}
-    line = (0.985, 0.02)  # one stroke, not quite straight, across 0.85 of the box: doubted
-    scan = Calibration(0.03, 0.004, 0.15, 0.09, 0.7, gain=1.0)
-    photo = Calibration(0.03, 0.009, 0.15, 0.09, 0.7, gain=1.0)
-    assert classify(f, True, line, scan).state == SLASHED
-    assert classify({**f, "tick_p": 0.06}, True, line, scan).state == REVIEW
-    assert classify(f, True, line, photo).state == REVIEW
-    assert classify({**f, "bulge": 1.45}, True, line, scan).state == REVIEW  # a vertex?
+    cal = Calibration(0.03, noise, 0.15, 0.09, 0.7, gain=1.0)
+    return classify({**DOUBTED, **features}, True, (0.985, 0.02), cal).state
+
+
+def test_what_the_models_slash_needs_to_be_on_a_scan() -> None:
+    """_quiet_slash through classify: a slash the shape tests doubt that the model calls a
+    slash at 0.036, as it does 7_scan-300_0005's; and the model's bound, the sheet's quiet
+    and a widening (a tick's vertex?), each of which keeps it a review."""
+    assert doubted_stroke(0.004, tick_p=0.036) == SLASHED
+    assert doubted_stroke(0.004, tick_p=0.06) == REVIEW
+    assert doubted_stroke(0.009, tick_p=0.036) == REVIEW  # a photo
+    assert doubted_stroke(0.004, tick_p=0.036, bulge=1.45) == REVIEW  # a vertex?
 
 
 @pytest.mark.parametrize(("index", "rid"), [(33, "mission.science.1"), (4, "mission.trade.1")])
@@ -672,19 +677,10 @@ def test_a_short_armed_tick_the_model_is_sure_of_is_a_tick_on_a_scan(index: int,
 def test_what_the_models_tick_needs_to_be_on_a_quiet_sheet() -> None:
     """_sure_model_tick through classify: a stroke read as one that a shape test doubts, the
     model at 0.9995; at 0.99, or on a noisy photo, it stays a review."""
-    from scanner.marks import Calibration, classify
-
-    f = {"n": 520.0, "ink": 0.3, "faint": 0.32, "centre": 0.5, "level": 0.7, "fill": 0.3,
-         "t_ink": 0.15, "t_faint": 0.09, "far": 0.0, "span": 0.85, "end_gap": 0.02,
-         "bulge": 1.12, "tick_p": 0.9995}
-    line = (0.985, 0.02)  # one stroke, not quite straight, across 0.85 of the box: doubted
-    scan = Calibration(0.03, 0.004, 0.15, 0.09, 0.7, gain=1.0)
-    photo = Calibration(0.03, 0.009, 0.15, 0.09, 0.7, gain=1.0)
-    noisy = Calibration(0.03, 0.02, 0.15, 0.09, 0.7, gain=1.0)
-    assert classify(f, True, line, scan).state == CHECKED
-    assert classify(f, True, line, photo).state == CHECKED  # a quiet photo
-    assert classify({**f, "tick_p": 0.99}, True, line, scan).state == REVIEW
-    assert classify(f, True, line, noisy).state == REVIEW
+    assert doubted_stroke(0.004, tick_p=0.9995) == CHECKED
+    assert doubted_stroke(0.009, tick_p=0.9995) == CHECKED  # a quiet photo
+    assert doubted_stroke(0.004, tick_p=0.99) == REVIEW
+    assert doubted_stroke(0.02, tick_p=0.9995) == REVIEW  # a noisy one
 
 
 @pytest.mark.parametrize(("seed", "profile", "index", "rid"), [
