@@ -1231,13 +1231,12 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
         halo = f.get("halo", 0.0)
         struck = f.get("halo_strokes", 0) >= 2  # struck through past the outline
         seen, sides = f.get("halo_seen", 0), f.get("halo_sides", 0)
-        if (halo < HALO_REVIEW and not struck and cal.noise < SCAN_NOISE and seen >= 3
-                and sides >= RIM_SIDES):
-            # on a scan a box coloured in keeps its rim clean but for a side or two: a rim
-            # inked lightly on three sides is a loop as much as a fill's spill
-            return Mark(REVIEW, 0.45, CANCELLED, "box filled, with a light loop around it: "
-                        "coloured in (checked) or filled and circled (cancelled)?", f)
         if halo < HALO_REVIEW and not struck:
+            if cal.noise < SCAN_NOISE and seen >= 3 and sides >= RIM_SIDES:
+                # on a scan a box coloured in keeps its rim clean but for a side or two: a
+                # rim inked lightly on three sides is a loop as much as a fill's spill
+                return Mark(REVIEW, 0.45, CANCELLED, "box filled, with a light loop around "
+                            "it: coloured in (checked) or filled and circled (cancelled)?", f)
             return Mark(CHECKED, _conf(HALO_CANCEL - halo, HALO_CANCEL - HALO_REVIEW,
                                        HALO_CANCEL), CHECKED, "", f)
         # ink in the rim: told by its sides when the box is solidly inked (a blurred
@@ -1658,8 +1657,8 @@ def _box_ink(d: np.ndarray, over: np.ndarray, st: Stack, k: int, f: dict[str, fl
     """Box `k`'s ink as scanner.tickslash's model sees it: its inside and the text printed
     in it, ink over the print taken as darkness over the print's (session 17: with the
     text left out, a slash across "+1" showed as two stubs, as a tick's arms do)."""
-    text = st.near[k] | st.text[k]
-    return box_ink(d[k], over[k], st.inside[k] | st.text[k], text, f["level"])
+    printed = st.near[k] | st.text[k]
+    return box_ink(d[k], over[k], st.inside[k] | st.text[k], printed, f["level"])
 
 
 UNCLEAR_INK = ("a little ink", LIGHT_WHY)  # the reviews _read_light_again looks at again
