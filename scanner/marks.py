@@ -1602,7 +1602,7 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
     contrast = _light_sheet_review(marks, t_ink_k)
     quiet_enough = cal.blur < BLURRED_PX and (
         cal.noise < SCAN_NOISE or (cal.noise < QUIET_NOISE and contrast < LIGHT_RATIO))
-    again = ([k for k, rid in enumerate(st.ids) if _unclear_ink(marks[rid])]
+    again = ([k for k, rid in enumerate(st.ids) if unclear_ink(marks[rid])]
              if quiet_enough else [])
     if again:
         lo_ink = p0_k + np.maximum(7 * noise_k, LOW_INK)
@@ -1664,8 +1664,9 @@ def _box_ink(d: np.ndarray, over: np.ndarray, st: Stack, k: int, f: dict[str, fl
 UNCLEAR_INK = ("a little ink", LIGHT_WHY)  # the reviews _read_light_again looks at again
 
 
-def _unclear_ink(m: Mark) -> bool:
-    """A review for a little ink only (what _read_light_again looks at again)."""
+def unclear_ink(m: Mark) -> bool:
+    """A review for a little ink only (what _read_light_again looks at again, and what
+    scanner.order settles as a mark before a sure one)."""
     return m.state == REVIEW and m.doubt == INK and m.why.startswith(UNCLEAR_INK)
 
 

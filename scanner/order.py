@@ -4,9 +4,13 @@ Every track of the career page is filled in order from its first box (the valida
 flags a gap). So a box whose only doubt is whether it holds a mark at all (a little ink:
 a light mark, or a stray, an erasure, the photo's noise?) is settled by a sure reading
 further along its track: a mark after it, and the box is marked too; an empty box before
-it, and it is empty too. Only when its own likely reading says the same: the order never
-overrules the ink. An Executed box is only ever settled as empty (the order says that a
-mission box holds a mark, not whether the mission succeeded or failed). What settles a
+it, and it is empty too. A box left empty before a mark is a gap the validator would
+flag, so a box with a little ink there (marks.unclear_ink: ink inside it, not only at its
+edge) is marked even when its own ink leans empty (session 18: the palest pencil over a
+printed number, 217 such boxes on the cached sheets, all of them marks); otherwise only
+when its own likely reading says the same. An Executed box is only ever settled as empty
+(the order says that a mission box holds a mark, not whether the mission succeeded or
+failed). What settles a
 box is a reading of at least ANCHOR_CONFIDENCE. A sheet whose sure readings break the
 order anywhere (a player who does not follow it, or a misread box) has nothing settled,
 and on a sheet of light marks (pencil barely darker than the photo's noise, where a mark
@@ -17,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from scanner.marks import CHECKED, EMPTY, INK, REVIEW, SLASHED, Mark, is_executed
+from scanner.marks import CHECKED, EMPTY, INK, REVIEW, SLASHED, Mark, is_executed, unclear_ink
 
 SETTLED_CONFIDENCE = 0.6
 ANCHOR_CONFIDENCE = 0.8  # a reading this sure settles the boxes its track's order decides
@@ -55,13 +59,14 @@ def settle(marks: dict[str, Mark], tracks: Sequence[Sequence[str]], trust_empty:
             m = marks.get(rid)
             if m is None or m.state != REVIEW or m.doubt != INK:
                 continue
-            if i < last_mark and m.likely == CHECKED and not is_executed(rid):
-                why = f"a little ink, and {ids[last_mark]} after it is marked"
+            if (i < last_mark and not is_executed(rid)
+                    and (m.likely == CHECKED or unclear_ink(m))):
+                why, state = f"a little ink, and {ids[last_mark]} after it is marked", CHECKED
             elif i > first_empty and m.likely == EMPTY:
-                why = f"a little ink, and {ids[first_empty]} before it is empty"
+                why, state = f"a little ink, and {ids[first_empty]} before it is empty", EMPTY
             else:
                 continue
-            marks[rid] = Mark(m.likely, SETTLED_CONFIDENCE, m.likely,
+            marks[rid] = Mark(state, SETTLED_CONFIDENCE, state,
                               f"settled by the track's order: {why}", m.features)
             settled.append(rid)
     return settled

@@ -448,6 +448,24 @@ def test_light_pencil_over_print_on_a_scan_is_read(seed: int, profile: str, inde
     assert m.state == want, m
 
 
+@pytest.mark.parametrize(("seed", "profile", "index", "rids"), [
+    (31, "clean", 3, ("promotion.22",)),
+    (21, "scan-600", 7, ("promotion.20", "promotion.32", "promotion.37", "promotion.54")),
+])
+def test_the_palest_pencil_over_a_number_before_a_sure_mark_is_a_mark(
+        seed: int, profile: str, index: int, rids: tuple[str, ...]) -> None:
+    """Pencil ticks over printed promotion numbers so pale that their ink leans empty even
+    at the sheet's own noise: reviews before session 18. A box there left empty would be a
+    gap in the track, so a sure mark further along settles them (scanner.order)."""
+    case = make_case(case_seed(seed, profile, index), profile)
+    res = read(case)
+    for rid in rids:
+        assert case.truth[rid] == CHECKED
+        assert res.marks[rid].state == CHECKED, (rid, res.marks[rid])
+        assert "settled by the track's order" in res.marks[rid].why
+    assert any("settled by the order" in w for w in res.warnings)
+
+
 @pytest.mark.parametrize(("seed", "index", "rid"), [
     (11, 7, "mission.science.3"), (22, 15, "mission.strike.2"), (7, 3, "mission.fighter_pilot.3"),
 ])
