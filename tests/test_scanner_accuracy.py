@@ -615,6 +615,29 @@ def test_a_fill_spilling_a_little_all_round_is_no_sure_correction() -> None:
     assert m.state == REVIEW, m
 
 
+def test_a_fill_spilling_past_two_sides_of_its_box_is_coloured_in() -> None:
+    """A box coloured in on a phone photo (bench case phone 29, seed 22) whose fill crosses
+    the outline in two strokes, on two sides, inking 11 % of the rim: a review ("coloured
+    in or cancelled?") before session 18. A correction's scribble goes round the box: none
+    of the cached sheets' corrections struck through the rim inks fewer than 3 sides."""
+    case = make_case(case_seed(22, "phone", 29), "phone")
+    m = read(case).marks["tour.5"]
+    assert case.truth["tour.5"] == CHECKED
+    assert m.state == CHECKED, m
+
+
+def test_a_light_tick_the_model_alone_calls_a_slash_is_no_sure_slash() -> None:
+    """A pale pencil tick on a quiet phone photo (seed 41, not a bench seed: held out in
+    session 18, phone-easy 28) left to review for a little ink, then read again at the
+    sheet's own noise: its strokes' shape could not say one stroke or two, and the model,
+    at P(tick) 0 on ink that light breaks into pieces, read it silently as a slash. Read
+    again, a slash needs the shape's word (or _faint_slash's straight stroke)."""
+    case = make_case(case_seed(41, "phone-easy", 28), "phone-easy")
+    m = read(case).marks["mission.fighter_pilot.2"]
+    assert case.truth["mission.fighter_pilot.2"] == CHECKED
+    assert m.state == REVIEW, m
+
+
 def test_a_pencil_fill_with_a_light_loop_on_a_scan_is_no_sure_coloured_in_box() -> None:
     """A pencil correction on a scan (bench case scan-150 8, seed 21): the fill, and a loop
     close round the box that inks only 29 % of its rim, but on three sides. Read silently
