@@ -123,10 +123,11 @@ TICK_VETO = 0.95  # a slash by the rules that scanner.tickslash's model calls a 
 #   this probability: review (bench_ticks: 2-4 px pens' ticks read as slashes 114 -> 7 of
 #   1620; the cached bench sheets: 15 slashes of ~3000 sent to review, nothing else changed)
 SLASH_VETO = 0.01  # ... and a stroke the rules read as a tick only because it widens at one
-#   point (_widens) that the model calls a tick with less than this probability: review, on
-#   a photo (a blot or a hook on a slash widens it too. Cached sheets, seeds
-#   0/7/11/21/22/31: 5 slashes read silently as ticks go to review, and 17 ticks read right;
-#   on scans, where it would only have sent 3 ticks read right to review, it does not apply)
+#   point (_widens) that the model calls a tick with less than this probability: review (a
+#   blot or a hook on a slash widens it too. Cached sheets, seeds 0/7/11/21/22/31: 5 slashes
+#   read silently as ticks on photos go to review, and 17 ticks read right. On scans since
+#   session 18: a fresh seed's marker slash widened 1.43x on a scan, read as a tick; on the
+#   cached sheets one faint tick read right goes to review there)
 TICK_SOME = 0.25  # ... or with this probability, on a stroke widening BULGE_TICK at one point
 #   (the bench's short-ticks set, seed 0: the 7 ticks left read as slashes had 0.26-0.86 and
 #   1.44-2.38; of the ~2900 slashes read on the cached sheets 9 have both)
@@ -1319,19 +1320,18 @@ def _widens(f: dict[str, float], cal: Calibration) -> bool:
     arm leaving the long one at the vertex (on a thick mark, merged into it). A slash keeps
     its width, but on a washed-out photo (the print under WASHED_GAIN of its darkness) the
     haze widens a thin one too (the bench's: 1.54 and 1.70), and on a noisy one a faint
-    stroke's width is the noise's (2.7): there only a thick mark is told this way. On a
-    photo a stroke the model calls a slash is not (_model_slash: a blot or a hook)."""
-    if f.get("bulge", 1.0) < BULGE_TICK or _model_slash(f, cal):
+    stroke's width is the noise's (2.7): there only a thick mark is told this way. A
+    stroke the model calls a slash is not (_model_slash: a blot or a hook)."""
+    if f.get("bulge", 1.0) < BULGE_TICK or _model_slash(f):
         return False
     return (f["ink"] >= BULGE_INK or cal.noise < QUIET_NOISE
             or (f["ink"] >= F_MARK and cal.gain >= WASHED_GAIN))
 
 
-def _model_slash(f: dict[str, float], cal: Calibration) -> bool:
+def _model_slash(f: dict[str, float]) -> bool:
     """Ink the rules would read as a tick by its widening alone (_widens) that the tick-or-slash
-    model calls a slash (SLASH_VETO), on a photo (not as quiet as a scan, SCAN_NOISE: there
-    the widening is the ink's own): a veto, as TICK_VETO is the other way round."""
-    return cal.noise >= SCAN_NOISE and "tick_p" in f and f["tick_p"] < SLASH_VETO
+    model calls a slash (SLASH_VETO): a veto, as TICK_VETO is the other way round."""
+    return "tick_p" in f and f["tick_p"] < SLASH_VETO
 
 
 def _pale(f: dict[str, float], cal: Calibration) -> bool:

@@ -14,7 +14,7 @@ band and a widening at the vertex) or where the rules cannot count the strokes
 (_quiet_model_tick), and on a scan to confirm a slash that a shape test doubts
 (_quiet_slash), ink the rules cannot call one stroke or two (_quiet_one_stroke) or a light
 straight one too thin for a mark (_faint_slash), and on a quiet sheet to read a tick that a
-shape test doubts when it is all but sure (_sure_model_tick). On a photo its "slash"
+shape test doubts when it is all but sure (_sure_model_tick). Its "slash"
 vetoes a tick that the rules read from a widening alone (_model_slash). It was trained on
 ticks of every arm length and slashes drawn into the blank sheet's mission boxes and read
 by the reader itself (scanner/train_tickslash.py, `python -m scanner.train_tickslash`); the

@@ -514,8 +514,8 @@ def test_a_slash_that_widens_at_one_point_is_no_sure_tick_on_a_photo(seed: int, 
 def test_the_models_slash_vetoes_a_tick_read_by_its_widening_alone() -> None:
     """classify: the features of 21_phone_0056's slash (one band holding 97 % of its ink,
     3 % off it, widening 2.2x) read as a tick by the widening; the model's 0.006 sends it
-    to review on a photo. With the model unsure (0.3), or on a sheet as quiet as a scan,
-    the widening still reads a tick."""
+    to review on a photo, and since session 18 on a sheet as quiet as a scan too. With the
+    model unsure (0.3) the widening still reads a tick."""
     from scanner.marks import Calibration, classify
 
     f = {"n": 520.0, "ink": 0.115, "faint": 0.194, "centre": 0.42, "level": 0.254,
@@ -525,7 +525,18 @@ def test_the_models_slash_vetoes_a_tick_read_by_its_widening_alone() -> None:
     scan = Calibration(0.03, 0.004, 0.205, 0.133, 0.25, gain=1.0)
     assert classify(f, True, (0.97, 0.03), photo).state == REVIEW
     assert classify({**f, "tick_p": 0.3}, True, (0.97, 0.03), photo).state == CHECKED
-    assert classify(f, True, (0.97, 0.03), scan).state == CHECKED
+    assert classify(f, True, (0.97, 0.03), scan).state == REVIEW
+    assert classify({**f, "tick_p": 0.3}, True, (0.97, 0.03), scan).state == CHECKED
+
+
+def test_a_marker_slash_widening_at_one_point_on_a_scan_is_no_sure_tick() -> None:
+    """A corner-to-corner marker slash on a 300 dpi scan (seed 41, held out in session 18,
+    scan-300 3) whose ink widens to 1.43x at one point: read silently as a tick by the
+    widening, though the model calls it a slash (P(tick) 0.000). Now a review."""
+    case = make_case(case_seed(41, "scan-300", 3), "scan-300")
+    m = read(case).marks["mission.system_defense.4"]
+    assert case.truth["mission.system_defense.4"] == SLASHED
+    assert m.state == REVIEW and m.likely == SLASHED, m
 
 
 def test_toner_specks_in_a_box_on_a_photocopy_are_no_mark() -> None:
