@@ -79,11 +79,6 @@ SOLID_INK = 0.6  # a box over the threshold all over, but with ink (print taken 
 #   bench's corrections ink 0.65 and over, two crosses on a dim photo 0.49 and 0.51)
 STRUCK_MM = 0.6  # strokes through the rim reaching this far out: struck through (review)
 STRUCK_SPAN_MM = 0.25  # ... across this much of the rim's depth (not a speck)
-SPILL_SIDES = 2  # ... unless the rim, seen on three sides or more, is inked on this many at
-#   most and under HALO_REVIEW: a fill's spill crossing the outline (a marker's), coloured
-#   in. A correction's scribble goes round: of the 1,184 corrections on the 1,666 cached
-#   sheets, none struck through is inked on fewer than 3 sides (session 18: 75 reviews of
-#   boxes coloured in read, on phone photos)
 # slash or tick/cross: the share of the ink on a second straight band once the best band
 # (the main stroke) is taken away: a tick adds its short arm, a cross its second bar
 SECOND_SLASH = 0.05  # at most this on a second stroke: a single stroke (slash; measured
@@ -1245,9 +1240,6 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
                             "it: coloured in (checked) or filled and circled (cancelled)?", f)
             return Mark(CHECKED, _conf(HALO_CANCEL - halo, HALO_CANCEL - HALO_REVIEW,
                                        HALO_CANCEL), CHECKED, "", f)
-        if struck and halo < HALO_REVIEW and seen >= 3 and sides <= SPILL_SIDES:
-            # struck past the outline, lightly, on two sides at most: a fill's spill
-            return Mark(CHECKED, 0.6, CHECKED, "", f)
         # ink in the rim: told by its sides when the box is solidly inked (a blurred
         # photo's haze can fill a small box and its rim faintly, evenly)
         solid = ink >= F_FILLED
