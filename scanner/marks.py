@@ -183,6 +183,11 @@ FAINT_SHEET = 1.2  # ... and one whose typical mark is under 1.2x that threshold
 FAINT_MIN_SURE, FAINT_SURE = 10, 1.3  # ... when at least this many boxes read as marked
 #   for sure, and they are faint too (under 1.3x): on a blurred, noisy photo the print's
 #   haze in many small boxes reads as light "marks" to review, and outnumbers dark ones
+FAINT_TAIL = 0.1  # ... and a photo (σ >= QUIET_NOISE) on which more than this share of its
+#   sure marks (at least FAINT_MIN_SURE) lie under their ink threshold (read as faint): so
+#   light a pencil's marks reach down to the photo's noise, and some show no pixel at all.
+#   Session 18, phone photos of seeds 0/7/11/21/22/31 and a fresh seed 41 (965 sheets): of
+#   the 7 sheets read so, 4 had a mark read empty that way, of the other 912 two
 FAINT_FEW_SURE = 5  # ... or at least this many, when over UNCLEAR_SHARE of the boxes are
 #   unclear (a harsh photo of the palest pencil read 9 marks for sure, 89 boxes unclear and
 #   26 marks as empty; a blurred blank sheet's haze has none, a noisy photo of two marks 2)
@@ -1790,6 +1795,8 @@ def require_legible(reading: Reading, source: str, anyway: bool = False) -> str 
       of the 1386 cached, seeds 0/7/11/21/22, has over 30). Light sheets were so refused
       before; session 12 extended it to all (call this once the boxes are settled:
       scanner.order).
+    - a photo on which over FAINT_TAIL of the sure marks lie under their ink threshold:
+      the lightest marks reach the noise there, and some show nothing (_faint_tail).
     With `anyway` (scan --read-anyway) the refusal is returned as a warning instead."""
     problem = _illegible(reading)
     if problem is None:
@@ -1846,7 +1853,23 @@ def _illegible(reading: Reading) -> tuple[str, str] | None:
                 f"{len(reading.marks)}: too blurred, too small or too far for its marks)",
                 "Take a sharper photo from straight above, the sheet filling the frame (or "
                 "scan with --read-anyway and check the sheet by hand).")
+    tail = _faint_tail(reading)
+    if tail > FAINT_TAIL:
+        return (f"the marks are too faint to read in this photo ({tail:.0%} of the marks read "
+                "are lighter than the ink threshold that the photo's noise sets, so some may "
+                "not show at all)", fix)
     return None
+
+
+def _faint_tail(reading: Reading) -> float:
+    """On a photo (not as quiet as QUIET_NOISE: there light marks are read again at the
+    sheet's own noise), the share of its sure marks (at least FAINT_MIN_SURE) whose level is
+    under their ink threshold; 0 otherwise."""
+    if reading.calibration.noise < QUIET_NOISE:
+        return 0.0
+    under = [m.features["level"] < m.features["t_ink"] for m in reading.marks.values()
+             if m.state in (CHECKED, SLASHED) and "t_ink" in m.features]
+    return sum(under) / len(under) if len(under) >= FAINT_MIN_SURE else 0.0
 
 
 def _field_calibration(cal: Calibration, darkness: dict[str, np.ndarray], tpl: Template

@@ -384,6 +384,38 @@ def test_sheet_whose_marks_hardly_show_is_refused() -> None:
     assert res.error is not None and "too faint to read" in res.error.one_line(), res.error
 
 
+@pytest.mark.parametrize(("seed", "profile", "index"), [
+    (11, "phone", 25), (22, "phone-easy", 7),
+])
+def test_photo_whose_lightest_marks_sink_under_the_threshold_is_refused(
+        seed: int, profile: str, index: int) -> None:
+    """Light pencil on a phone photo whose typical mark clears the "too faint" bound (1.32x
+    and 1.25x the ink threshold) but over a tenth of whose sure marks lie under the threshold:
+    two marks each showed no pixel above the noise and were read silently as empty before
+    session 18. Now refused, with the fix."""
+    case = make_case(case_seed(seed, profile, index), profile)
+    res = read(case)
+    assert res.error is not None, res.warnings
+    assert "lighter than the ink threshold" in res.error.one_line(), res.error
+
+
+def test_faint_tail_counts_sure_marks_on_photos_only() -> None:
+    """_faint_tail: the share of sure marks under their ink threshold, on a photo with
+    FAINT_MIN_SURE of them or more; 0 on a sheet as quiet as QUIET_NOISE or with too few."""
+    from scanner.marks import FAINT_MIN_SURE, Calibration, Mark, Reading, _faint_tail
+
+    def reading(noise: float, levels: list[float]) -> Reading:
+        marks = {f"promotion.{i + 1}": Mark(CHECKED, 0.6, CHECKED, "", {"level": lv,
+                                                                      "t_ink": 0.2})
+                 for i, lv in enumerate(levels)}
+        return Reading(marks, Calibration(0.0, noise, 0.2, 0.1), {}, {})
+
+    light = [0.19] * 2 + [0.3] * 8
+    assert _faint_tail(reading(0.02, light)) == 0.2
+    assert _faint_tail(reading(0.005, light)) == 0.0  # a scan: read again at its own noise
+    assert _faint_tail(reading(0.02, light[: FAINT_MIN_SURE - 1])) == 0.0
+
+
 def test_photo_with_a_fifth_of_its_boxes_unclear_is_refused() -> None:
     """A tilted, blurred photo whose far side is ~75 px/inch (bench case phone 0, seed 22):
     the outlines' haze fills its small boxes. 80 of 309 boxes were unclear and nine read
