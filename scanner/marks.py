@@ -1862,9 +1862,10 @@ def _illegible(reading: Reading) -> tuple[str, str] | None:
 
 
 def _faint_tail(reading: Reading) -> float:
-    """On a photo (not as quiet as QUIET_NOISE: there light marks are read again at the
-    sheet's own noise), the share of its sure marks (at least FAINT_MIN_SURE) whose level is
-    under their ink threshold; 0 otherwise."""
+    """On a photo (its noise over the boxes' whole insides, the reading's calibration, not
+    under QUIET_NOISE: a quieter sheet reads its light marks again at its own noise), the
+    share of its sure marks (at least FAINT_MIN_SURE) whose level is under their ink
+    threshold; 0 otherwise."""
     if reading.calibration.noise < QUIET_NOISE:
         return 0.0
     under = [m.features["level"] < m.features["t_ink"] for m in reading.marks.values()

@@ -7,14 +7,13 @@ further along its track: a mark after it, and the box is marked too; an empty bo
 it, and it is empty too. A box left empty before a mark is a gap the validator would
 flag, so a box with a little ink there (marks.unclear_ink: ink inside it, not only at its
 edge) is marked even when its own ink leans empty (session 18: the palest pencil over a
-printed number, 217 such boxes on the cached sheets, all of them marks); otherwise only
+printed number, 215 such boxes on the cached sheets, all of them marks); otherwise only
 when its own likely reading says the same. An Executed box is only ever settled as empty
 (the order says that a mission box holds a mark, not whether the mission succeeded or
-failed). What settles a
-box is a reading of at least ANCHOR_CONFIDENCE. A sheet whose sure readings break the
-order anywhere (a player who does not follow it, or a misread box) has nothing settled,
-and on a sheet of light marks (pencil barely darker than the photo's noise, where a mark
-can read empty) an empty box settles nothing.
+failed). What settles a box is a reading of at least ANCHOR_CONFIDENCE. A sheet whose
+sure readings break the order anywhere (a player who does not follow it, or a misread
+box) has nothing settled, and on a sheet of light marks (pencil barely darker than the
+photo's noise, where a mark can read empty) an empty box settles nothing.
 """
 
 from __future__ import annotations
