@@ -159,6 +159,18 @@ SURE_TICK_P = 0.999  # ... and the other way, on a quiet sheet (QUIET_NOISE), on
 #   seeds 0-2: 131-162 stub ticks a seed, no slash; 300 fresh training-style pages: 925
 #   reviews fewer, the same silent errors (at 0.99 on scans alone: 4 slashes more read as
 #   ticks there)
+FAT_SPAN, FAT_BULGE, FAT_SECOND, FAT_TICK_P = 0.95, 1.1, 0.1, 0.1  # on a sheet as quiet as a
+#   scan, a fat single stroke (a marker's) that crosses this much of its box, widens under
+#   FAT_BULGE, has under FAT_SECOND on a second band and that the model leans to call a
+#   slash (under FAT_TICK_P, where _quiet_slash needs QUIET_SLASH_P) is a slash: the model
+#   learned pens up to 0.75 mm and is unsure of a marker's slash (0.075 on a clean render's,
+#   sent to review). Cached quiet sheets (seeds 0-41): the ticks crossing 0.95 of their box
+#   widen 1.18 or more, or are boxes coloured in; 1 slash read right, nothing else changed.
+#   540 training-style pages drawn at marker widths: 11 slashes read right, no tick changed.
+#   There a marker tick whose short arm is lost in the stroke's width looks the same, and
+#   only the model's doubt keeps it a review: at FAT_TICK_P 0.15, 1 such tick read as a
+#   slash (for 20 slashes); at 0.5, 4 (for 31); ignoring the model, 14 in 60 pages
+#   (session 19)
 QUIET_BENT, QUIET_SOME = 0.98, 0.1  # ... and one with less of its ink on its band than this
 #   that the model finds somewhat like a tick (this probability) or that widens BULGE_TICK:
 #   review (4 ticks read as slashes on those scans; 1 and 7 of those slashes to review)
@@ -1294,7 +1306,7 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
     if executed and state == SLASHED and _quiet_tick(f, line, cal):
         return Mark(CHECKED, 0.6, CHECKED, "", f)
     if executed and state == SLASHED and _tick_like(f, line, cal):
-        if _quiet_slash(f, line, cal):
+        if _quiet_slash(f, line, cal) or _fat_slash(f, line, cal):
             return Mark(SLASHED, 0.6, SLASHED, "", f)
         if _sure_model_tick(f, cal):
             return Mark(CHECKED, 0.6, CHECKED, "", f)
@@ -1391,6 +1403,20 @@ def _quiet_slash(f: dict[str, float], line: tuple[float, float] | None, cal: Cal
     return (line is not None and cal.noise < SCAN_NOISE
             and "tick_p" in f and f["tick_p"] < QUIET_SLASH_P
             and f.get("bulge", 1.0) < BULGE_TICK)
+
+
+def _fat_slash(f: dict[str, float], line: tuple[float, float] | None, cal: Calibration
+               ) -> bool:
+    """On a sheet as quiet as a scan, a fat stroke read as one that a tick could look like by
+    its width alone (_tick_like) that is a slash: it runs corner to corner (FAT_SPAN), keeps
+    its width (FAT_BULGE), and nothing of it lies off its band (FAR_SLASH, FAT_SECOND). A
+    tick that long widens at its vertex. The model need only lean to a slash (FAT_TICK_P,
+    not _quiet_slash's QUIET_SLASH_P): a marker is wider than any pen it learned."""
+    fill = max(f.get("fill", f["ink"]), f["ink"])
+    return (line is not None and cal.noise < SCAN_NOISE and fill >= SLASH_MAX_INK
+            and line[1] < FAT_SECOND and f.get("far", 1.0) < FAR_SLASH
+            and f.get("span", 0.0) >= FAT_SPAN and f.get("bulge", 9.0) < FAT_BULGE
+            and f.get("tick_p", 1.0) < FAT_TICK_P)
 
 
 def _quiet_one_stroke(f: dict[str, float], line: tuple[float, float] | None, cal: Calibration

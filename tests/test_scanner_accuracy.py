@@ -770,3 +770,32 @@ def test_toner_specks_in_a_plain_box_on_a_light_scan_are_no_mark(seed: int, prof
     m = read(case).marks[rid]
     assert case.truth[rid] == "empty"
     assert m.state == "empty", m
+
+
+def test_a_marker_slash_corner_to_corner_on_a_clean_render_is_a_slash() -> None:
+    """A marker's slash on a clean render (bench case clean 19, seed 21), wider than any pen
+    the tick-or-slash model learned: it runs corner to corner and keeps its width, and the
+    model leans to a slash (0.075) without being sure. Review before session 19."""
+    case = make_case(case_seed(21, "clean", 19), "clean")
+    m = read(case).marks["mission.system_defense.2"]
+    assert case.truth["mission.system_defense.2"] == SLASHED
+    assert m.state == SLASHED, m
+
+
+def test_what_a_fat_stroke_needs_to_be_a_slash() -> None:
+    """_fat_slash, through classify: the features of 21_clean_0019's marker slash, and each
+    sign that keeps such a stroke a review."""
+    from scanner.marks import Calibration, classify
+
+    f = {"n": 494.0, "ink": 0.522, "faint": 0.551, "centre": 0.84, "level": 0.854,
+         "fill": 0.534, "t_ink": 0.15, "t_faint": 0.09, "far": 0.0, "span": 0.98,
+         "end_gap": 0.02, "bulge": 1.027, "split": 0.215, "tick_p": 0.075}
+    line = (0.961, 0.039)
+    scan = Calibration(0.03, 0.004, 0.15, 0.09, 0.85, gain=1.0)
+    photo = Calibration(0.03, 0.009, 0.15, 0.09, 0.85, gain=1.0)
+    assert classify(f, True, line, scan).state == SLASHED
+    assert classify(f, True, line, photo).state == REVIEW  # not as quiet as a scan
+    assert classify({**f, "tick_p": 0.2}, True, line, scan).state == REVIEW  # the model unsure
+    assert classify({**f, "span": 0.9}, True, line, scan).state == REVIEW  # stops short
+    assert classify({**f, "bulge": 1.15}, True, line, scan).state == REVIEW  # widens
+    assert classify({**f, "far": 0.03}, True, line, scan).state == REVIEW  # ink off its band
