@@ -799,3 +799,31 @@ def test_what_a_fat_stroke_needs_to_be_a_slash() -> None:
     assert classify({**f, "span": 0.9}, True, line, scan).state == REVIEW  # stops short
     assert classify({**f, "bulge": 1.15}, True, line, scan).state == REVIEW  # widens
     assert classify({**f, "far": 0.03}, True, line, scan).state == REVIEW  # ink off its band
+
+
+@pytest.mark.parametrize(("seed", "profile", "index", "rid"), [
+    (31, "phone", 25, "mission.patrol.2"), (41, "phone-easy", 24, "mission.strike.2"),
+])
+def test_a_marker_slash_reaching_both_corners_is_never_a_sure_tick(seed: int, profile: str,
+                                                                    index: int, rid: str) -> None:
+    """A marker's slash on a phone photo whose blunt ends fill the box's corners: the
+    paper-split test called it two strokes (a tick: a failed mission read as a success)
+    until session 19, on its edge and on its core. It reaches both corners with nothing
+    far off its band and keeps its width: a slash, or a review."""
+    case = make_case(case_seed(seed, profile, index), profile)
+    m = read(case).marks[rid]
+    assert case.truth[rid] == SLASHED
+    assert m.state in (SLASHED, REVIEW), m
+
+
+def test_what_a_thick_stroke_needs_to_reach_both_corners() -> None:
+    """_corner_to_corner: 31_phone_0025's marker slash, and each sign of a tick."""
+    from scanner.marks import _corner_to_corner
+
+    shape = {"far": 0.0, "span": 0.957, "end_gap": 0.024, "bulge": 1.156}
+    assert _corner_to_corner(shape, 0.506)
+    assert not _corner_to_corner({**shape, "far": 0.03}, 0.506)  # ink off its band
+    assert not _corner_to_corner({**shape, "span": 0.93}, 0.506)  # stops short
+    assert not _corner_to_corner({**shape, "end_gap": 0.04}, 0.506)
+    assert not _corner_to_corner({**shape, "bulge": 1.3}, 0.506)  # widens at a vertex
+    assert not _corner_to_corner(shape, 0.75)  # nearly coloured in
