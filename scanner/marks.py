@@ -1699,7 +1699,8 @@ def _strokes(d: np.ndarray, over: np.ndarray, st: Stack, k: int, f: dict[str, fl
             line, shape = line_c, {**shape_c, "core": 1.0}
     f.update(shape)
     if _stroke_state(True, line, shape["far"]) != CHECKED:  # what the model may weigh in on
-        f["tick_p"] = round(tick_probability(_box_ink(d, over, st, k, f)), 3)
+        thick = max(f["fill"], f["ink"]) >= SLASH_MAX_INK  # a marker's, or a pen's gone fat
+        f["tick_p"] = round(tick_probability(_box_ink(d, over, st, k, f), thick), 3)
     return line
 
 

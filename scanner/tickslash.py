@@ -20,6 +20,15 @@ ticks of every arm length and slashes drawn into the blank sheet's mission boxes
 by the reader itself (scanner/train_tickslash.py, `python -m scanner.train_tickslash`); the
 same small network as the digits' (numpy, weights in scanner/models/tickslash.npz). Well
 under 0.1 ms a box.
+
+That model learned pens up to 0.75 mm, and called a marker's slash anything (on 540
+training-style pages drawn at marker widths, 1.3 % of the slashes read silently as ticks).
+A fat mark (inked over the reader's SLASH_MAX_INK) is asked of a second model instead,
+trained the same way with 1-1.5 mm markers too (scanner/models/tickslash_thick.npz,
+`python -m scanner.train_tickslash --thick`). Retraining the first one with markers was
+tried (sessions 16 and 19): each time a few thin stub-armed ticks more read as slashes,
+and the reader's thresholds were measured against its answers; a thin mark's reading is
+left exactly as it was.
 """
 
 from __future__ import annotations
@@ -33,6 +42,7 @@ import numpy as np
 from scanner.digits import SIDE, hog, mlp_probabilities
 
 MODEL = Path(__file__).parent / "models" / "tickslash.npz"
+THICK_MODEL = Path(__file__).parent / "models" / "tickslash_thick.npz"
 
 
 def box_ink(dk: np.ndarray, over_k: np.ndarray, inside: np.ndarray, printed: np.ndarray,
@@ -59,16 +69,19 @@ def features(ink: np.ndarray) -> np.ndarray:
 
 
 @cache
-def _model() -> dict[str, np.ndarray] | None:
-    if not MODEL.exists():
+def _model(path: Path) -> dict[str, np.ndarray] | None:
+    if not path.exists():
         return None
-    with np.load(MODEL) as z:
+    with np.load(path) as z:
         return {k: z[k].astype(np.float32) for k in z.files}
 
 
-def tick_probability(ink: np.ndarray) -> float:
-    """P(tick) for one box's ink (box_ink); 0.0 when the model is missing."""
-    m = _model()
+def tick_probability(ink: np.ndarray, thick: bool = False) -> float:
+    """P(tick) for one box's ink (box_ink); 0.0 when the model is missing. A `thick` mark
+    (a marker's: the reader's call) is asked of THICK_MODEL, which learned marker widths
+    as well as pens; a thinner one of MODEL, which learned pens only and whose answers
+    the reader's thresholds were measured against."""
+    m = _model(THICK_MODEL if thick else MODEL)
     if m is None:
         return 0.0
     return float(mlp_probabilities(m, features(ink))[0, 1])

@@ -26,11 +26,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scanner.tickslash import MODEL, features
+from scanner.tickslash import MODEL, THICK_MODEL, features
 from scanner.train_digits import train
 
 SEED = 20261122
 HIDDEN = 48
+PENS = (1, 2, 2, 3, 3, 4, 5, 6)  # px at 200 dpi (0.13-0.75 mm)
+MARKER_PENS = (*PENS, 8, 10, 12)  # ... and a marker's 1-1.5 mm (--thick)
 
 
 def _tick(rng: random.Random) -> list[tuple[float, float]]:
@@ -77,19 +79,21 @@ def draw_in_box(img: np.ndarray, rect: tuple[float, float, float, float], page_h
     cv2.polylines(img, [xy], False, shade, pen, cv2.LINE_AA)
 
 
-def page(args: tuple[int, str]) -> tuple[list[np.ndarray], list[int], list[bool]]:
-    """One page's boxes: (features, label 1 = tick, whether the rules read it as a slash)."""
+def page(args: tuple[int, str, tuple[int, ...]]
+         ) -> tuple[list[np.ndarray], list[int], list[bool]]:
+    """One page's boxes (seed, paper, pens to choose from): (features, label 1 = tick,
+    whether the rules read it as a slash)."""
     import sheets
     from scanner.marks import SLASHED, read_marks
     from scanner.template import blank, blank_pages
 
-    seed, paper = args
+    seed, paper, pens = args
     rng = random.Random(seed)
     m = sheets.layout("career", "later", paper)
     tpl = blank(m, 200.0)
     dpi = rng.choice((150.0, 200.0, 300.0, 400.0))  # printed and scanned at another size
     img = blank_pages(m, dpi)[0].copy()
-    pen = rng.choice((1, 2, 2, 3, 3, 4, 5, 6)) * dpi / 200
+    pen = rng.choice(pens) * dpi / 200
     shade = rng.choice((20, 40, 70, 100, 130, 150, 170))
     inset = rng.uniform(-0.3, 0.5) / 25.4 * dpi  # (strokes may run past the outline)
     labels: dict[str, int] = {}
@@ -128,9 +132,10 @@ def page(args: tuple[int, str]) -> tuple[list[np.ndarray], list[int], list[bool]
     return xs, ys, sl
 
 
-def dataset(seeds: list[int], jobs: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def dataset(seeds: list[int], jobs: int, pens: tuple[int, ...] = PENS
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     with Pool(jobs, initializer=cv2.setNumThreads, initargs=(1,)) as pool:
-        pages = pool.map(page, [(s, ("letter", "a4")[s % 2]) for s in seeds], chunksize=4)
+        pages = pool.map(page, [(s, ("letter", "a4")[s % 2], pens) for s in seeds], chunksize=4)
     x = np.array([v for p in pages for v in p[0]], np.float32)
     y = np.array([v for p in pages for v in p[1]], np.int64)
     s = np.array([v for p in pages for v in p[2]], bool)
@@ -139,16 +144,22 @@ def dataset(seeds: list[int], jobs: int) -> tuple[np.ndarray, np.ndarray, np.nda
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", type=Path, default=MODEL)
-    ap.add_argument("--pages", type=int, default=400)
+    ap.add_argument("--thick", action="store_true",
+                    help="the model for thick marks: marker widths too (THICK_MODEL)")
+    ap.add_argument("--out", type=Path)
+    ap.add_argument("--pages", type=int)
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args(argv)
+    # the thick model learns three more widths on three times the pages, with a wider net
+    pens, out, pages, hidden, epochs = ((MARKER_PENS, THICK_MODEL, 1600, 96, 40) if args.thick
+                                        else (PENS, MODEL, 400, HIDDEN, 30))
+    out, pages = args.out or out, args.pages or pages
     t0 = time.time()
-    x, y, _ = dataset([SEED + i for i in range(args.pages)], args.jobs)
-    xt, yt, st = dataset([SEED + 100_000 + i for i in range(args.pages // 4)], args.jobs)
+    x, y, _ = dataset([SEED + i for i in range(pages)], args.jobs, pens)
+    xt, yt, st = dataset([SEED + 100_000 + i for i in range(pages // 4)], args.jobs, pens)
     print(f"training on {len(y)} boxes ({int(y.sum())} ticks), {x.shape[1]} features, "
           f"held out {len(yt)}, {time.time() - t0:.0f} s")
-    p = train(x, y, SEED, 30, classes=2, hidden=HIDDEN)
+    p = train(x, y, SEED, epochs, classes=2, hidden=hidden)
     from scanner.digits import mlp_probabilities
     from scanner.marks import TICK_VETO as VETO
 
@@ -158,9 +169,9 @@ def main(argv: list[str] | None = None) -> None:
         ticks, slashes = sel & (yt == 1), sel & (yt == 0)
         print(f"  {name}: ticks over {VETO} {int((pt[ticks] >= VETO).sum())} of {int(ticks.sum())}, "
               f"slashes over {VETO} {int((pt[slashes] >= VETO).sum())} of {int(slashes.sum())}")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(args.out, **p)
-    print(f"wrote {args.out} ({args.out.stat().st_size // 1024} kB) in {time.time() - t0:.0f} s")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(out, **p)
+    print(f"wrote {out} ({out.stat().st_size // 1024} kB) in {time.time() - t0:.0f} s")
 
 
 if __name__ == "__main__":

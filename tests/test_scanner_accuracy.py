@@ -827,3 +827,17 @@ def test_what_a_thick_stroke_needs_to_reach_both_corners() -> None:
     assert not _corner_to_corner({**shape, "end_gap": 0.04}, 0.506)
     assert not _corner_to_corner({**shape, "bulge": 1.3}, 0.506)  # widens at a vertex
     assert not _corner_to_corner(shape, 0.75)  # nearly coloured in
+
+
+def test_a_marker_slash_the_pen_model_calls_a_tick_is_read_by_the_thick_model() -> None:
+    """A marker's slash on a clean render (bench case clean 0, seed 31) that the pens'
+    tick-or-slash model calls a tick (0.983: it never saw a marker): a fat mark is asked
+    of the model that learned marker widths too (session 19), which calls it a slash."""
+    from scanner.tickslash import THICK_MODEL
+
+    assert THICK_MODEL.exists()
+    case = make_case(case_seed(31, "clean", 0), "clean")
+    m = read(case).marks["mission.system_defense.2"]
+    assert case.truth["mission.system_defense.2"] == SLASHED
+    assert m.state == SLASHED, m
+    assert m.features["tick_p"] < 0.05, m.features
