@@ -3,14 +3,16 @@ short arm is short: the case the synthetic bench does not draw (its ticks' short
 about 40 % of the box) and the one where a wrong reading costs most (a success read as a
 failed mission).
 
-    .venv/bin/python bench/bench_ticks.py [--seed 0] [--jobs 2]
+    .venv/bin/python bench/bench_ticks.py [--seed 0] [--jobs 2] [--pens 1,2,3,4]
 
 Ticks and slashes are drawn with OpenCV into the mission boxes of a blank career sheet
 rendered at the scanner's working resolution (200 dpi: a 3.5 mm box is 28 px), one page
 per pen (1-4 px: 0.13-0.5 mm), shade (dark to pencil grey), blur and noise. A tick's short
 arm is 15-45 % of the box (in three bands), at 20-70 degrees, its vertex low on the left;
 a slash runs corner to corner, slightly bent. Each page is read as a photo would be (a page
-refused as too faint is counted as refused, its boxes not read).
+refused as too faint is counted as refused, its boxes not read). `--pens 6,8,10,12` draws
+with markers instead (0.75-1.5 mm), where a tick's short arm can hide in the stroke's
+width.
 
 Prints, per short-arm band and per pen: ticks read as slashes or empty (silent errors), sent
 to review, read as ticks; and the same for the slashes. Asserts nothing.
@@ -124,14 +126,18 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--pens", default=",".join(map(str, PENS)),
+                    help="pen widths in px at 200 dpi, comma-separated (6,8,10,12: markers)")
     a = ap.parse_args()
-    configs = [(a.seed, *c) for c in itertools.product(PENS, SHADES, BLURS, NOISES)]
+    pens = tuple(int(p) for p in a.pens.split(","))
+    configs = [(a.seed, *c) for c in itertools.product(pens, SHADES, BLURS, NOISES)]
     t0 = time.perf_counter()
     with Pool(a.jobs, initializer=cv2.setNumThreads, initargs=(1,)) as pool:
         pages = pool.map(page, configs)
     by_band: dict[str, Counter] = {f"tick, {b}": Counter() for b in ARMS}
     by_band["slash"] = Counter()
-    by_pen: dict[str, Counter] = {f"ticks, {p} px": Counter() for p in PENS}
+    by_pen: dict[str, Counter] = {f"ticks, {p} px": Counter() for p in pens}
+    by_pen.update({f"slashes, {p} px": Counter() for p in pens})
     by_box: dict[str, Counter] = {k: Counter() for k in ("ticks, printed", "ticks, plain",
                                                           "slashes, printed", "slashes, plain")}
     for (pen, *_), boxes in pages:
@@ -140,9 +146,8 @@ def main() -> int:
             by_band[f"tick, {band}" if kind == "tick" else "slash"][v] += 1
             by_box[f"{'ticks' if kind == 'tick' else 'slashes'}, "
                    f"{'printed' if printed else 'plain'}"][v] += 1
-            if kind == "tick":
-                by_pen[f"ticks, {pen} px"][v] += 1
-    print(f"{len(pages)} pages (pens {PENS} px, shades {SHADES}, blur {BLURS} px, noise "
+            by_pen[f"{'ticks' if kind == 'tick' else 'slashes'}, {pen} px"][v] += 1
+    print(f"{len(pages)} pages (pens {pens} px, shades {SHADES}, blur {BLURS} px, noise "
           f"{NOISES}), seed {a.seed}, {time.perf_counter() - t0:.0f} s")
     table("by short arm", by_band)
     table("by pen", by_pen)
