@@ -1387,6 +1387,12 @@ def _pale(f: dict[str, float], cal: Calibration) -> bool:
     return bool(cal.ink_level) and f["level"] < FAINT * cal.ink_level
 
 
+def _inked(f: dict[str, float]) -> float:
+    """How much of its box a mark inks: `fill` (its ink off the print) or `ink` (over the
+    print too), whichever is more."""
+    return max(f.get("fill", f["ink"]), f["ink"])
+
+
 def _tick_like(f: dict[str, float], line: tuple[float, float] | None, cal: Calibration
                ) -> bool:
     """A stroke read as one (a slash) that a tick could look like too: a fat one with a
@@ -1400,7 +1406,7 @@ def _tick_like(f: dict[str, float], line: tuple[float, float] | None, cal: Calib
     if line is None:
         return False
     span = f.get("span", 1.0)
-    fill = max(f.get("fill", f["ink"]), f["ink"])  # (ink: over the print too)
+    fill = _inked(f)
     return ((fill >= SLASH_MAX_INK and line[0] < THICK_SLASH)
             or (fill >= PEN_FILL and f.get("bulge", 1.0) >= PEN_BULGE)
             or (fill >= FAT_FILL and line[0] < THICK_ONE)
@@ -1451,8 +1457,7 @@ def _fat_slash(f: dict[str, float], line: tuple[float, float] | None, cal: Calib
     its width (FAT_BULGE), and nothing of it lies off its band (FAR_SLASH, FAT_SECOND). A
     tick that long widens at its vertex. The model need only lean to a slash (FAT_TICK_P,
     not _quiet_slash's QUIET_SLASH_P): a marker is wider than any pen it learned."""
-    fill = max(f.get("fill", f["ink"]), f["ink"])
-    return (line is not None and cal.noise < SCAN_NOISE and fill >= SLASH_MAX_INK
+    return (line is not None and cal.noise < SCAN_NOISE and _inked(f) >= SLASH_MAX_INK
             and line[1] < FAT_SECOND and f.get("far", 1.0) < FAR_SLASH
             and f.get("span", 0.0) >= FAT_SPAN and f.get("bulge", 9.0) < FAT_BULGE
             and f.get("tick_p", 1.0) < FAT_TICK_P)
@@ -1721,7 +1726,7 @@ def _strokes(d: np.ndarray, over: np.ndarray, st: Stack, k: int, f: dict[str, fl
             line, shape = line_c, {**shape_c, "core": 1.0}
     f.update(shape)
     if _stroke_state(True, line, shape["far"]) != CHECKED:  # what the model may weigh in on
-        thick = max(f["fill"], f["ink"]) >= SLASH_MAX_INK  # a marker's, or a pen's gone fat
+        thick = _inked(f) >= SLASH_MAX_INK  # a marker's, or a pen's gone fat
         f["tick_p"] = round(tick_probability(_box_ink(d, over, st, k, f), thick), 3)
     return line
 

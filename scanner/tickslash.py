@@ -22,7 +22,7 @@ same small network as the digits' (numpy, weights in scanner/models/tickslash.np
 under 0.1 ms a box.
 
 That model learned pens up to 0.75 mm, and called a marker's slash anything (on 540
-training-style pages drawn at marker widths, 1.3 % of the slashes read silently as ticks).
+training-style pages drawn at marker widths, 1.4 % of the slashes read silently as ticks).
 A fat mark (inked over the reader's SLASH_MAX_INK) is asked of a second model instead,
 trained the same way with 1-1.5 mm markers too (scanner/models/tickslash_thick.npz,
 `python -m scanner.train_tickslash --thick`). Retraining the first one with markers was
