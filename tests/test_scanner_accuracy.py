@@ -21,7 +21,7 @@ import pytest
 
 import sheets
 from game.opial.marks import CANCELLED, CHECKED, SLASHED, meaning
-from scanner.marks import REVIEW
+from scanner.marks import REVIEW, Calibration
 from scanner.pipeline import SheetResult, scan_page
 from scanner.synthetic import Case, case_seed, make_case
 from scanner.triage import PageImage
@@ -56,6 +56,12 @@ class Score:
         self.silent += len(wrong)
         self.sheets_silent += bool(wrong)
         return wrong
+
+
+def _quiet_cal(noise: float, ink_level: float) -> Calibration:
+    """A sheet's calibration for the classify tests: paper 0.03, the usual ink (0.15) and
+    faint (0.09) thresholds, no print gain; `noise` says how quiet it is (a scan: 0.004)."""
+    return Calibration(0.03, noise, 0.15, 0.09, ink_level, gain=1.0)
 
 
 def read(case: Case) -> SheetResult:
@@ -402,7 +408,7 @@ def test_photo_whose_lightest_marks_sink_under_the_threshold_is_refused(
 def test_faint_tail_counts_sure_marks_on_photos_only() -> None:
     """_faint_tail: the share of sure marks under their ink threshold, on a photo with
     FAINT_MIN_SURE of them or more; 0 on a sheet as quiet as QUIET_NOISE or with too few."""
-    from scanner.marks import FAINT_MIN_SURE, Calibration, Mark, Reading, _faint_tail
+    from scanner.marks import FAINT_MIN_SURE, Mark, Reading, _faint_tail
 
     def reading(noise: float, levels: list[float]) -> Reading:
         marks = {f"promotion.{i + 1}": Mark(CHECKED, 0.6, CHECKED, "", {"level": lv,
@@ -548,7 +554,7 @@ def test_the_models_slash_vetoes_a_tick_read_by_its_widening_alone() -> None:
     3 % off it, widening 2.2x) read as a tick by the widening; the model's 0.006 sends it
     to review on a photo, and since session 18 on a sheet as quiet as a scan too. With the
     model unsure (0.3) the widening still reads a tick."""
-    from scanner.marks import Calibration, classify
+    from scanner.marks import classify
 
     f = {"n": 520.0, "ink": 0.115, "faint": 0.194, "centre": 0.42, "level": 0.254,
          "fill": 0.167, "t_ink": 0.205, "t_faint": 0.133, "far": 0.03, "span": 0.908,
@@ -614,14 +620,14 @@ def test_a_thick_slash_whose_edges_look_like_a_second_stroke_is_a_slash_on_a_sca
 def test_what_ink_neither_one_stroke_nor_two_needs_to_be_a_slash() -> None:
     """_quiet_one_stroke, through classify: the features of 7_scan-300_0005's slash, and each
     sign that keeps such ink a review."""
-    from scanner.marks import Calibration, classify
+    from scanner.marks import classify
 
     f = {"n": 494.0, "ink": 0.34, "faint": 0.358, "centre": 0.486, "level": 0.651,
          "fill": 0.406, "t_ink": 0.15, "t_faint": 0.09, "far": 0.0, "span": 1.0,
          "end_gap": 0.0, "bulge": 1.229, "tick_p": 0.0}
     line = (0.899, 0.065)
-    scan = Calibration(0.03, 0.004, 0.15, 0.09, 0.65, gain=1.0)
-    photo = Calibration(0.03, 0.009, 0.15, 0.09, 0.65, gain=1.0)
+    scan = _quiet_cal(0.004, 0.65)
+    photo = _quiet_cal(0.009, 0.65)
     assert classify(f, True, line, scan).state == SLASHED
     assert classify(f, True, line, photo).state == REVIEW  # not as quiet as a scan
     assert classify({**f, "tick_p": 0.3}, True, line, scan).state == REVIEW  # the model unsure
@@ -686,13 +692,13 @@ def test_a_pencil_fill_with_a_light_loop_on_a_scan_is_no_sure_coloured_in_box() 
 def test_what_a_light_loop_round_a_filled_box_needs_to_be_no_sure_fill() -> None:
     """The light-loop review through classify: the features of 21_scan-150_0008's box, and
     each sign that reads it otherwise."""
-    from scanner.marks import Calibration, classify
+    from scanner.marks import classify
 
     f = {"n": 540.0, "ink": 0.796, "faint": 0.931, "centre": 1.0, "level": 0.26, "fill": 1.0,
          "t_ink": 0.15, "t_faint": 0.09, "sides": 1.0, "halo": 0.287, "halo_strokes": 1,
          "halo_sides": 3, "halo_seen": 4}
-    scan = Calibration(0.03, 0.004, 0.15, 0.09, 0.26, gain=1.0)
-    photo = Calibration(0.03, 0.009, 0.15, 0.09, 0.26, gain=1.0)
+    scan = _quiet_cal(0.004, 0.26)
+    photo = _quiet_cal(0.009, 0.26)
     assert classify(f, True, None, scan).state == REVIEW
     assert classify(f, True, None, photo).state == CHECKED  # a phone's noise inks sides too
     assert classify({**f, "halo_sides": 2}, True, None, scan).state == CHECKED  # a neighbour
@@ -721,9 +727,9 @@ DOUBTED = {"n": 520.0, "ink": 0.3, "faint": 0.32, "centre": 0.5, "level": 0.7, "
 
 
 def doubted_stroke(noise: float, **features: float) -> str:
-    from scanner.marks import Calibration, classify
+    from scanner.marks import classify
 
-    cal = Calibration(0.03, noise, 0.15, 0.09, 0.7, gain=1.0)
+    cal = _quiet_cal(noise, 0.7)
     return classify({**DOUBTED, **features}, True, (0.985, 0.02), cal).state
 
 
@@ -785,14 +791,14 @@ def test_a_marker_slash_corner_to_corner_on_a_clean_render_is_a_slash() -> None:
 def test_what_a_fat_stroke_needs_to_be_a_slash() -> None:
     """_fat_slash, through classify: the features of 21_clean_0019's marker slash, and each
     sign that keeps such a stroke a review."""
-    from scanner.marks import Calibration, classify
+    from scanner.marks import classify
 
     f = {"n": 494.0, "ink": 0.522, "faint": 0.551, "centre": 0.84, "level": 0.854,
          "fill": 0.534, "t_ink": 0.15, "t_faint": 0.09, "far": 0.0, "span": 0.98,
          "end_gap": 0.02, "bulge": 1.027, "split": 0.215, "tick_p": 0.075}
     line = (0.961, 0.039)
-    scan = Calibration(0.03, 0.004, 0.15, 0.09, 0.85, gain=1.0)
-    photo = Calibration(0.03, 0.009, 0.15, 0.09, 0.85, gain=1.0)
+    scan = _quiet_cal(0.004, 0.85)
+    photo = _quiet_cal(0.009, 0.85)
     assert classify(f, True, line, scan).state == SLASHED
     assert classify(f, True, line, photo).state == REVIEW  # not as quiet as a scan
     assert classify({**f, "tick_p": 0.2}, True, line, scan).state == REVIEW  # the model unsure
