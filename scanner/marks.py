@@ -74,6 +74,14 @@ RIM_SIDES = 3  # on a sheet as quiet as a scan (SCAN_NOISE), a filled box whose 
 #   fill with a light loop close round it (rim inked 0.29 on 3 sides), read as coloured in:
 #   under HALO_REVIEW such a rim goes to review (no box coloured in on those sheets has it
 #   at any rim ink; a marker's fill spilling all round a box inks 0.29 too)
+PENCIL_FILL, PENCIL_HALO = 0.5, 0.25  # on a sheet under QUIET_NOISE, a box filled lightly
+#   (darkness under PENCIL_FILL: pencil) is a correction as much as coloured in (review)
+#   when its rim is inked on two sides or more: over PENCIL_HALO, or over HALO_REVIEW if
+#   the fill stops short of a side (its `sides` under 0.8, so not "filled" above). A light
+#   loop hides in a light fill's blur. Held-out seeds 61 and 73 (session 20): three pencil
+#   corrections read silently as coloured in (a scan, a photo, a short-ticks photo), now
+#   reviews; on the 2,502 cached sheets 3 boxes coloured in go to review, nothing else
+#   changes (darker fills short of a side, all coloured in, would send 8 more)
 SOLID_INK = 0.6  # a box over the threshold all over, but with ink (print taken away) on less
 #   of it than this, and its rim inked: dim paper under a cross, not a fill (review; the
 #   bench's corrections ink 0.65 and over, two crosses on a dim photo 0.49 and 0.51)
@@ -131,6 +139,10 @@ SLASH_VETO = 0.01  # ... and a stroke the rules read as a tick only because it w
 TICK_SOME = 0.25  # ... or with this probability, on a stroke widening BULGE_TICK at one point
 #   (the bench's short-ticks set, seed 0: the 7 ticks left read as slashes had 0.26-0.86 and
 #   1.44-2.38; of the ~2900 slashes read on the cached sheets 9 have both)
+TICK_TRACE, BULGE_VERTEX = 0.02, 2.0  # ... or with this, on one widening to twice its width
+#   (a pale tick whose short arm hides in the printed "+1": only the vertex's blot shows.
+#   Seed 53's short-ticks-scan 5, read as a slash; of the cached sheets' slashes widening
+#   that much none has it: they score 0.0. bench_ticks and the marker pages: no change)
 PEN_FILL, PEN_BULGE = 0.35, 1.25  # a single stroke inking this much of its box (a 0.4-0.5 mm
 #   pen in a 3.5 mm box) that widens this much at one point may be a tick whose short arm
 #   (up to a third of the box) merged into its long one: review (a hand sweep: 40 of 720 such
@@ -251,6 +263,10 @@ TRACE = 0.35  # a box with faint ink only (under F_EMPTY over the full threshold
 #   light marks in such boxes measure 0.41 and over; under it, 106 reviews on the cached
 #   sheets, all of empty boxes: print haze on blurred photos, shadows)
 PALE_WHY = "far lighter than this sheet's marks: a mark, or a shadow or blur?"
+LOOP_WHY = ("box filled, with a light loop around it: coloured in (checked) or filled and "
+            "circled (cancelled)?")
+NEAR_FILLED_WHY = ("box filled nearly to its edges, with ink around it: coloured in (checked) "
+                   "or filled and scribbled over (cancelled)?")
 BLURRED_PX = 1.8  # px: a photo this blurred (the print model's blur) ...
 PEDESTAL_Q = 20  # ... a plain box's paper is this percentile of its inside, which the
 PEDESTAL_MAX = 0.05  # outline's blur may darken by up to this: its thresholds move up.
@@ -1292,8 +1308,10 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
             if cal.noise < SCAN_NOISE and seen >= 3 and sides >= RIM_SIDES:
                 # on a scan a box coloured in keeps its rim clean but for a side or two: a
                 # rim inked lightly on three sides is a loop as much as a fill's spill
-                return Mark(REVIEW, 0.45, CANCELLED, "box filled, with a light loop around "
-                            "it: coloured in (checked) or filled and circled (cancelled)?", f)
+                return Mark(REVIEW, 0.45, CANCELLED, LOOP_WHY, f)
+            if (cal.noise < QUIET_NOISE and f["level"] < PENCIL_FILL and halo >= PENCIL_HALO
+                    and sides >= 2):
+                return Mark(REVIEW, 0.45, CANCELLED, LOOP_WHY, f)
             return Mark(CHECKED, _conf(HALO_CANCEL - halo, HALO_CANCEL - HALO_REVIEW,
                                        HALO_CANCEL), CHECKED, "", f)
         # ink in the rim: told by its sides when the box is solidly inked (a blurred
@@ -1314,6 +1332,11 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
                   else CHECKED)
         return Mark(REVIEW, 0.45, likely, "box filled, with ink around it: coloured in "
                     "(checked) or filled and scribbled over (cancelled)?", f)
+    if (cal.noise < QUIET_NOISE and f.get("fill", 0.0) >= F_FILLED and f["level"] < PENCIL_FILL
+            and f.get("halo", 0.0) >= HALO_REVIEW and f.get("halo_sides", 0) >= 2):
+        # filled lightly, nearly to its edges (short of a side), with ink past the outline
+        # on two sides or more: a light correction's loop as much as a fill's spill
+        return Mark(REVIEW, 0.45, CANCELLED, NEAR_FILLED_WHY, f)
     if f["level"] < f.get("t_ink", cal.t_ink):
         # ink whose darkest quarter stays under the ink threshold: noise, or a blurred
         # outline's haze spread over the box (however much of it), as much as a mark
@@ -1487,10 +1510,12 @@ def _sure_model_tick(f: dict[str, float], cal: Calibration) -> bool:
 def _model_tick(f: dict[str, float]) -> bool:
     """A stroke the rules read as a slash that scanner.tickslash's model calls a tick
     (TICK_VETO), or that it finds somewhat like one (TICK_SOME) when the stroke also
-    widens at one point as a tick's vertex does (BULGE_TICK): a veto only, so it sends the
-    box to review and never reads it."""
-    p = f.get("tick_p", 0.0)
-    return p >= TICK_VETO or (p >= TICK_SOME and f.get("bulge", 1.0) >= BULGE_TICK)
+    widens at one point as a tick's vertex does (BULGE_TICK), or a little like one
+    (TICK_TRACE) when it widens to twice its width (BULGE_VERTEX): a veto only, so it sends
+    the box to review and never reads it."""
+    p, bulge = f.get("tick_p", 0.0), f.get("bulge", 1.0)
+    return (p >= TICK_VETO or (p >= TICK_SOME and bulge >= BULGE_TICK)
+            or (p >= TICK_TRACE and bulge >= BULGE_VERTEX))
 
 
 def _light_stroke_state(executed: bool, f: dict[str, float], line: tuple[float, float] | None,
