@@ -26,7 +26,7 @@ Per sheet (see docs/scanner.md for the rules and why):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -82,6 +82,13 @@ PENCIL_FILL, PENCIL_HALO = 0.5, 0.25  # on a sheet under QUIET_NOISE, a box fill
 #   corrections read silently as coloured in (a scan, a photo, a short-ticks photo), now
 #   reviews; on the 2,502 cached sheets 3 boxes coloured in go to review, nothing else
 #   changes (darker fills short of a side, all coloured in, would send 8 more)
+PAPER_FLOOR = 0.85  # no box's paper below this of its neighbours' median (a correction's
+FAR_PAPER_MM = (3.0, 6.0)  # loop darkens its ring), nor, where that lifts it, of the paper
+#   this far out from its outline (_paper_floor: session 14's and a held-out seed's boxes on
+#   the dim side of a steep fall of the light were lifted to their neighbours' bright paper,
+#   their whole inside read as ink and a slash and a cross as corrections. Session 20: on the
+#   2,502 cached sheets those two read right, 41 reviews on phone photos read right, no box
+#   read right before goes wrong on a sheet the bench reads)
 SOLID_INK = 0.6  # a box over the threshold all over, but with ink (print taken away) on less
 #   of it than this, and its rim inked: dim paper under a cross, not a fill (review; the
 #   bench's corrections ink 0.65 and over, two crosses on a dim photo 0.49 and 0.51)
@@ -840,11 +847,45 @@ def _paper(obs: np.ndarray, st: Stack) -> np.ndarray:
     # brighter than the ring's estimate, it is the paper (never darker: a light fill
     # would vanish into its own level)
     paper = np.where(st.has_ring, np.maximum(paper, inside_p60), paper)
-    # ... and a ring inked all round (a correction's loop) reads far darker than the
-    # paper: no box's paper is taken below 0.85 of its neighbours' (within 25 mm) median
-    if len(paper) >= 3:
-        paper = np.maximum(paper, 0.85 * _group_median(paper, st.near_boxes))
     return np.maximum(paper, 1.0)
+
+
+def _paper_floor(own: np.ndarray, st: Stack, far: Callable[[np.ndarray], np.ndarray]
+                 ) -> np.ndarray:
+    """Each box's paper level with a floor: a ring inked all round (a correction's loop)
+    reads far darker than the paper, so no box's paper (`own`, from _paper) is taken below
+    PAPER_FLOOR of its neighbours' (within 25 mm) median, nor, where that lifts it, of the
+    paper a few millimetres out from it (`far`: the indices lifted -> their FAR_PAPER_MM
+    level). A loop hugs its box; a shadow's dim side is dim out there too."""
+    if len(own) < 3:
+        return own
+    floor = PAPER_FLOOR * _group_median(own, st.near_boxes)
+    lift = np.nonzero(floor > own)[0]
+    if len(lift):
+        floor[lift] = np.minimum(floor[lift], PAPER_FLOOR * far(lift))
+    return np.maximum(own, floor)
+
+
+def _far_paper(big: np.ndarray, tpl: Template, st: Stack, shifts: np.ndarray, pad: int,
+               ks: np.ndarray) -> np.ndarray:
+    """The paper around boxes `ks` (stack indices) FAR_PAPER_MM out from their outline:
+    the 90th percentile of that frame of the (padded) canvas, print and marks in it a
+    minority."""
+    px = tpl.dpi / 25.4
+    near, out = (round(mm * px) for mm in FAR_PAPER_MM)
+    levels = np.full(len(ks), np.inf)
+    for i, k in enumerate(ks):
+        u0, v0, u1, v1 = tpl.regions[st.index[k]].box
+        du, dv = int(shifts[k, 0]) + pad, int(shifts[k, 1]) + pad
+        y0, y1 = max(0, v0 + dv - out), min(big.shape[0], v1 + dv + out)
+        x0, x1 = max(0, u0 + du - out), min(big.shape[1], u1 + du + out)
+        frame = np.ones((y1 - y0, x1 - x0), bool)
+        frame[max(0, v0 + dv - near - y0):max(0, v1 + dv + near - y0),
+              max(0, u0 + du - near - x0):max(0, u1 + du + near - x0)] = False
+        vals = big[y0:y1, x0:x1][frame]
+        if vals.size:
+            levels[i] = float(_percentile(vals, 90))
+    return levels
 
 
 def _group_median(values: np.ndarray, groups: list[np.ndarray]) -> np.ndarray:
@@ -1599,7 +1640,8 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
     rows = np.clip(rows, 0, big.shape[0] - 1)
     cols = np.clip(cols, 0, big.shape[1] - 1)
     obs = big_f[rows[:, :, None], cols[:, None, :]]
-    paper = _paper(obs, st)
+    paper = _paper_floor(_paper(obs, st), st,
+                         lambda ks: _far_paper(big_f, tpl, st, sh, pad, ks))
     # (float32 throughout: a stack of a few hundred patches, read many times over)
     slope = _light_slope(obs, st)
     d = _blur3(np.clip(1.0 - obs / (paper.astype(np.float32)[:, None, None] * slope), -1.0, 1.0))

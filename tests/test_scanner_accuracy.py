@@ -932,3 +932,35 @@ def test_what_a_light_fill_with_ink_round_it_needs_to_be_doubted() -> None:
         assert classify({**f, "level": 0.8}, False, None, quiet).state == CHECKED
         assert classify({**f, "halo_sides": 1}, False, None, quiet).state == CHECKED
     assert classify(short, False, None, _quiet_cal(0.02, 0.4)).state == CHECKED  # a noisy photo
+
+
+@pytest.mark.parametrize(("seed", "profile", "index", "rid", "truth"), [
+    (31, "phone", 7, "mission.training.1", SLASHED), (73, "phone", 36, "length.career", CHECKED),
+])
+def test_a_mark_on_the_dim_side_of_a_fall_of_the_light_is_no_correction(
+        seed: int, profile: str, index: int, rid: str, truth: str) -> None:
+    """A slash and a cross in boxes on the dim side of a steep fall of the light: the floor
+    their bright neighbours set lifted their paper, their whole inside read as ink, and
+    they read silently as corrections (seed 31 since session 14; seed 73, held out, in
+    session 20). The paper a few millimetres out is as dim: no floor there."""
+    case = make_case(case_seed(seed, profile, index), profile)
+    m = read(case).marks[rid]
+    assert case.truth[rid] == truth
+    assert m.state in (truth, REVIEW), m
+
+
+def test_the_paper_floor_lifts_a_loop_not_a_shadow() -> None:
+    """_paper_floor: a box whose own paper reads far darker than its neighbours' is lifted to
+    PAPER_FLOOR of theirs when the paper a few millimetres out is bright (a correction's
+    loop darkens its ring only), and not when that paper is as dim (a shadow)."""
+    from types import SimpleNamespace
+
+    from scanner.marks import PAPER_FLOOR, _paper_floor
+
+    own = np.array([200.0, 205.0, 198.0, 130.0])
+    st = SimpleNamespace(near_boxes=[np.array([j for j in range(4) if j != k]) for k in range(4)])
+    loop = _paper_floor(own, st, lambda ks: np.full(len(ks), 200.0))  # type: ignore[arg-type]
+    shadow = _paper_floor(own, st, lambda ks: np.full(len(ks), 140.0))  # type: ignore[arg-type]
+    assert loop[3] == pytest.approx(PAPER_FLOOR * 200.0)
+    assert shadow[3] == pytest.approx(max(130.0, PAPER_FLOOR * 140.0))
+    assert list(loop[:3]) == list(own[:3]) == list(shadow[:3])
