@@ -1350,8 +1350,7 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
                 # on a scan a box coloured in keeps its rim clean but for a side or two: a
                 # rim inked lightly on three sides is a loop as much as a fill's spill
                 return Mark(REVIEW, 0.45, CANCELLED, LOOP_WHY, f)
-            if (cal.noise < QUIET_NOISE and f["level"] < PENCIL_FILL and halo >= PENCIL_HALO
-                    and sides >= 2):
+            if _pencil_fill(f, cal) and halo >= PENCIL_HALO and sides >= 2:
                 return Mark(REVIEW, 0.45, CANCELLED, LOOP_WHY, f)
             return Mark(CHECKED, _conf(HALO_CANCEL - halo, HALO_CANCEL - HALO_REVIEW,
                                        HALO_CANCEL), CHECKED, "", f)
@@ -1373,7 +1372,7 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
                   else CHECKED)
         return Mark(REVIEW, 0.45, likely, "box filled, with ink around it: coloured in "
                     "(checked) or filled and scribbled over (cancelled)?", f)
-    if (cal.noise < QUIET_NOISE and f.get("fill", 0.0) >= F_FILLED and f["level"] < PENCIL_FILL
+    if (_pencil_fill(f, cal) and f.get("fill", 0.0) >= F_FILLED
             and f.get("halo", 0.0) >= HALO_REVIEW and f.get("halo_sides", 0) >= 2):
         # filled lightly, nearly to its edges (short of a side), with ink past the outline
         # on two sides or more: a light correction's loop as much as a fill's spill
@@ -1425,6 +1424,12 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
         else:  # a short second stroke that leaves the first one's band: a tick
             conf = min(conf, _conf(far, FAR_TICK, FAR_TICK + 0.06))
     return Mark(state, conf, state, "", f)
+
+
+def _pencil_fill(f: dict[str, float], cal: Calibration) -> bool:
+    """A light fill (PENCIL_FILL) on a quiet sheet: a light loop round it hides in its blur,
+    so rim ink on two sides makes it a correction as much as a box coloured in."""
+    return cal.noise < QUIET_NOISE and f["level"] < PENCIL_FILL
 
 
 def _widens(f: dict[str, float], cal: Calibration) -> bool:
