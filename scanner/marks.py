@@ -50,6 +50,12 @@ FIRST_PX = 5  # each region is then matched within +-5 px of the field's positio
 FINE_STEP_MM = 12.0  # ... a finer field fitted through the regions found ...
 FINE_SMOOTH = 0.5
 FINE_PX = 2  # ... and each region matched again within +-2 px of that
+OUTLINE_TRY = 0.5  # a region matching worse than this at first (ink over it) is matched
+# again on its outline and surroundings alone: a block of inked boxes is then found, not
+# guessed from the fine field's extrapolation (measured: 5 px off in a block of marker ticks
+# and fills on bench photos) ...
+OUTLINE_OK = 0.65  # ... taken where it matches this well (an empty box 7 px off its place
+# matches 0.55-0.61 along its sides)
 # box thresholds: fractions of a box's inside
 F_EMPTY = 0.02  # less ink than this: empty (a speck, noise)
 F_MARK = 0.055  # more ink than this: a mark (a single thin stroke across covers ~0.1)
@@ -685,16 +691,18 @@ def refine(tpl: Template, fld: Field, shifts: np.ndarray, scores: np.ndarray,
                      (scores[good] - 0.5) / 0.5, size, step, smooth=FINE_SMOOTH, outlier=3.0)
 
 
-def _match(img: np.ndarray, tmpl: np.ndarray, u0: int, v0: int, r: int
-           ) -> tuple[int, int, float]:
-    """Best (du, dv, score) of `tmpl` placed at (u0, v0) +- r in `img` (padded)."""
+def _match(img: np.ndarray, tmpl: np.ndarray, u0: int, v0: int, r: int,
+           mask: np.ndarray | None = None) -> tuple[int, int, float]:
+    """Best (du, dv, score) of `tmpl` placed at (u0, v0) +- r in `img` (padded), over the
+    `mask` pixels only if given."""
     h, w = tmpl.shape
     win = img[v0 - r:v0 + h + r, u0 - r:u0 + w + r]
     if win.shape != (h + 2 * r, w + 2 * r):
         return 0, 0, 0.0
-    res = cv2.matchTemplate(win, tmpl, cv2.TM_CCOEFF_NORMED)
+    res = cv2.matchTemplate(win, tmpl, cv2.TM_CCOEFF_NORMED, mask=mask)
+    res[~np.isfinite(res)] = 0.0  # (a flat window under the mask)
     _, best, _, loc = cv2.minMaxLoc(res)
-    return loc[0] - r, loc[1] - r, float(best) if np.isfinite(best) else 0.0
+    return loc[0] - r, loc[1] - r, float(best)
 
 
 def outline_match(img: np.ndarray, tmpl: np.ndarray, keep: np.ndarray, u0: int, v0: int,
@@ -732,13 +740,16 @@ class Alignment:
 
 
 def align(canvas: np.ndarray, tpl: Template, fld: Field | None = None, pad: int = 0,
-          r: int = FINE_PX, prev: Alignment | None = None) -> Alignment:
+          r: int = FINE_PX, prev: Alignment | None = None, outline: bool = False
+          ) -> Alignment:
     """Each region's integer (du, dv) shift and its outline's match score: the field's
     displacement at the region, refined within +-r on the region's printed outline (a
     weak match, or one far from the field, keeps the field's position). `canvas` is
     padded by `pad` pixels on every side. With `prev`, a region whose new window lies in
     its previous one and holds that window's strong peak takes it as is (the best of a
-    window is the best of any part of it that holds it): the same result, fewer matches."""
+    window is the best of any part of it that holds it): the same result, fewer matches;
+    and one that matches worse than it did there keeps its previous place. With `outline`,
+    a region its whole patch does not place is matched on its outline alone."""
     n = len(tpl.regions)
     centres = np.array([((g.patch[0] + g.patch[2]) / 2, (g.patch[1] + g.patch[3]) / 2)
                         for g in tpl.regions]).reshape(n, 2)
@@ -758,9 +769,18 @@ def align(canvas: np.ndarray, tpl: Template, fld: Field | None = None, pad: int 
         pu0, pv0, pu1, pv1 = g.patch
         t = tpl.gray_f[pv0:pv1, pu0:pu1]
         du, dv, sc = _match(canvas, t, pu0 + base[k, 0] + pad, pv0 + base[k, 1] + pad, r)
+        if outline and sc < OUTLINE_TRY:  # ink over much of the box: its outline may match
+            du2, dv2, sc2 = _match(canvas, t, pu0 + base[k, 0] + pad, pv0 + base[k, 1] + pad,
+                                   r, (~g.inner).astype(np.uint8))
+            if sc2 >= OUTLINE_OK:
+                du, dv, sc = du2, dv2, sc2
         scores[k] = sc
         if sc >= 0.5:
             shifts[k] = base[k] + (du, dv)
+        if prev is not None and prev.scores[k] >= 0.5 and prev.scores[k] > sc:
+            # the field moved the region off where the wider search found it better (a
+            # bend too sharp for the field): the better match stands
+            shifts[k], scores[k] = prev.shifts[k], prev.scores[k]
     return Alignment(base, r, shifts, scores)
 
 
@@ -1632,7 +1652,7 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
     pad = int(np.ceil(disp)) + FIRST_PX + 8
     big = cv2.copyMakeBorder(canvas, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
     big_f = big.astype(np.float32)
-    first = align(big_f, tpl, fld, pad, FIRST_PX)
+    first = align(big_f, tpl, fld, pad, FIRST_PX, outline=True)
     fld = refine(tpl, fld, first.shifts, first.scores, (canvas.shape[1], canvas.shape[0]))
     fine = align(big_f, tpl, fld, pad, FINE_PX, prev=first)
     shifts, scores = fine.shifts, fine.scores

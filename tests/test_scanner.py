@@ -364,6 +364,65 @@ def test_fine_alignment_reuses_first_pass_exactly() -> None:
     assert np.allclose(fast.scores, plain.scores, atol=1e-5)
 
 
+def _inked_block() -> tuple[np.ndarray, list[int]]:
+    """The blank career sheet (blurred a little) with the first six tours' boxes coloured
+    in, and the indices of those regions."""
+    from scanner.template import blank
+
+    tpl = blank(sheets.layout("career", "later", "letter"), DPI)
+    img = cv2.GaussianBlur(tpl.gray_f, (0, 0), 1.0)
+    inked = [k for k, g in enumerate(tpl.regions)
+             if g.region.id.startswith(tuple(f"tour.{n}." for n in range(1, 7)))]
+    for k in inked:
+        pu0, pv0, pu1, pv1 = tpl.regions[k].patch
+        img[pv0:pv1, pu0:pu1][tpl.regions[k].inner] = 30.0
+    return img, inked
+
+
+def test_a_block_of_inked_boxes_is_found_by_its_outlines() -> None:
+    """Boxes coloured in match their blank patches poorly (under the 0.5 a place is taken
+    at), so the fine field used to be extrapolated over a whole block of them from boxes
+    further off (5 px wrong on bench photos); their outlines alone find them."""
+    from scanner import marks
+    from scanner.template import blank
+
+    tpl = blank(sheets.layout("career", "later", "letter"), DPI)
+    img, inked = _inked_block()
+    h, w = img.shape
+    moved = cv2.warpAffine(img, np.float32([[1, 0, 3], [0, 1, -4]]), (w, h), borderValue=255)
+    pad = 16
+    big = cv2.copyMakeBorder(moved, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    first = marks.align(big, tpl, None, pad, marks.FIRST_PX, outline=True)
+    for k in inked:
+        pu0, pv0, pu1, pv1 = tpl.regions[k].patch
+        whole = marks._match(big, tpl.gray_f[pv0:pv1, pu0:pu1], pu0 + pad, pv0 + pad, 5)[2]
+        assert whole < 0.5, tpl.regions[k].region.id
+        assert tuple(first.shifts[k]) == (3, -4), tpl.regions[k].region.id
+        assert first.scores[k] >= marks.OUTLINE_OK
+
+
+def test_fine_alignment_keeps_a_better_first_match() -> None:
+    """A region the fine field moves off where the first pass found it better (a bend
+    too sharp for the field) keeps the first pass's place and score."""
+    from scanner import marks
+    from scanner.rectify import Field
+    from scanner.template import blank
+
+    tpl = blank(sheets.layout("career", "later", "letter"), DPI)
+    img = cv2.GaussianBlur(tpl.gray_f, (0, 0), 1.0)
+    h, w = img.shape
+    pad = 16
+    big = cv2.copyMakeBorder(img, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    first = marks.align(big, tpl, None, pad, marks.FIRST_PX)
+    off = Field.zero((w, h), 50.0)
+    off = Field(off.step, off.nodes + np.array([-4.0, 0.0]))  # 4 px off: out of +-2 reach
+    fine = marks.align(big, tpl, off, pad, marks.FINE_PX, prev=first)
+    found = first.scores >= 0.8
+    assert found.sum() > 100
+    assert np.array_equal(fine.shifts[found], first.shifts[found])
+    assert np.array_equal(fine.scores[found], first.scores[found])
+
+
 def test_outline_match_ignores_the_ink_inside_the_box() -> None:
     """A box crossed out heavily matches its blank patch poorly as a whole, but its
     outline alone still matches where it sits, and not 3 px off."""
