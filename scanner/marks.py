@@ -278,6 +278,8 @@ TRACE = 0.35  # a box with faint ink only (under F_EMPTY over the full threshold
 PALE_WHY = "far lighter than this sheet's marks: a mark, or a shadow or blur?"
 LOOP_WHY = ("box filled, with a light loop around it: coloured in (checked) or filled and "
             "circled (cancelled)?")
+HATCHED_WHY = ("ink over nearly all of the box, but not to every edge: coloured in (checked) "
+               "or a very broad slash?")
 NEAR_FILLED_WHY = ("box filled nearly to its edges, with ink around it: coloured in (checked) "
                    "or filled and scribbled over (cancelled)?")
 BLURRED_PX = 1.8  # px: a photo this blurred (the print model's blur) ...
@@ -1326,6 +1328,17 @@ def _conf(x: float, lo: float, hi: float) -> float:
 def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | None,
              cal: Calibration) -> Mark:
     """One box's state from its features (docs/scanner.md: the rules)."""
+    mk = _classify(f, executed, line, cal)
+    if mk.state == SLASHED and f.get("fill", 0.0) >= F_FILLED:
+        # ink over nearly all of the box (short of a side, or it would read filled):
+        # coloured in with gaps, or hatched, more than one stroke; a slash leaves paper in
+        # two corners (none of the 15,856 cached slashes covers more than 0.69 of its box)
+        return Mark(REVIEW, 0.45, CHECKED, HATCHED_WHY, f)
+    return mk
+
+
+def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | None,
+              cal: Calibration) -> Mark:
     ink, faint, centre = f["ink"], f["faint"], f["centre"]
     if f["n"] == 0:
         return Mark(REVIEW, 0.0, EMPTY, "box outside the photo", f)

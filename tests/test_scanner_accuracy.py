@@ -993,3 +993,24 @@ def test_an_empty_bubble_keeps_the_place_its_outline_was_found_at() -> None:
     m = read(case).marks["start.roll"]
     assert case.truth["start.roll"] == EMPTY
     assert m.state == EMPTY, m
+
+
+def test_ink_over_nearly_all_of_a_box_short_of_its_sides_is_no_sure_slash() -> None:
+    """A box coloured in with horizontal pencil strokes (bench case phone 73 of the held-out
+    seed 83) covers 95 % of its box, but its strokes stop short of the sides (two thirds of
+    its edges inked), so it does not read as filled; all its ink lies on one broad band,
+    the test for one stroke, and it read silently as a slash. None of the 15,856 slashes
+    on the cached sheets covers more than 0.69 of its box: review, likely checked."""
+    from scanner.marks import classify
+
+    f = {"n": 540.0, "ink": 0.722, "faint": 0.813, "centre": 1.0, "level": 0.245,
+         "fill": 0.952, "t_ink": 0.155, "t_faint": 0.095, "sides": 0.667, "halo": 0.0,
+         "halo_strokes": 0, "halo_sides": 0, "halo_seen": 4, "far": 0.0, "span": 0.926,
+         "end_gap": 0.037, "bulge": 1.125, "split": 0.05, "tick_p": 0.015}
+    photo = _quiet_cal(0.018, 0.25)
+    m = classify(f, True, (0.992, 0.008), photo)
+    assert (m.state, m.likely) == (REVIEW, CHECKED), m
+    assert classify({**f, "fill": 0.69}, True, (0.992, 0.008), photo).state == SLASHED
+    case = make_case(case_seed(83, "phone", 73), "phone")
+    assert case.truth["mission.exploration.1"] == CHECKED
+    assert read(case).marks["mission.exploration.1"].state == REVIEW
