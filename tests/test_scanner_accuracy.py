@@ -1014,3 +1014,15 @@ def test_ink_over_nearly_all_of_a_box_short_of_its_sides_is_no_sure_slash() -> N
     case = make_case(case_seed(83, "phone", 73), "phone")
     assert case.truth["mission.exploration.1"] == CHECKED
     assert read(case).marks["mission.exploration.1"].state == REVIEW
+
+
+def test_a_faint_slash_widening_a_little_that_the_model_calls_a_slash_is_no_sure_tick() -> None:
+    """A faint slash on a tilted, blurred photo (bench case phone 0 of seed 22, read since
+    session 21 finds its inked boxes by their outlines) widens to 1.46x its width at one
+    point, a tick by the widening rule, and the model calls it a tick at 0.013: read
+    silently as a tick while the model's veto stood at 0.01. Review, likely a slash."""
+    case = make_case(case_seed(22, "phone", 0), "phone")
+    m = read(case).marks["mission.trade.4"]
+    assert case.truth["mission.trade.4"] == SLASHED
+    assert 0.01 <= m.features["tick_p"] < 0.02 and m.features["bulge"] >= 1.4, m
+    assert m.state == REVIEW, m
