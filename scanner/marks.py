@@ -80,14 +80,16 @@ RIM_SIDES = 3  # on a sheet as quiet as a scan (SCAN_NOISE), a filled box whose 
 #   fill with a light loop close round it (rim inked 0.29 on 3 sides), read as coloured in:
 #   under HALO_REVIEW such a rim goes to review (no box coloured in on those sheets has it
 #   at any rim ink; a marker's fill spilling all round a box inks 0.29 too)
-PENCIL_FILL, PENCIL_HALO = 0.5, 0.25  # on a sheet under QUIET_NOISE, a box filled lightly
+PENCIL_FILL, PENCIL_HALO = 0.5, 0.15  # on a sheet under QUIET_NOISE, a box filled lightly
 #   (darkness under PENCIL_FILL: pencil) is a correction as much as coloured in (review)
 #   when its rim is inked on two sides or more: over PENCIL_HALO, or over HALO_REVIEW if
 #   the fill stops short of a side (its `sides` under 0.8, so not "filled" above). A light
 #   loop hides in a light fill's blur. Held-out seeds 61 and 73 (session 20): three pencil
 #   corrections read silently as coloured in (a scan, a photo, a short-ticks photo), now
 #   reviews; on the 2,502 cached sheets 3 boxes coloured in go to review, nothing else
-#   changes (darker fills short of a side, all coloured in, would send 8 more)
+#   changes (darker fills short of a side, all coloured in, would send 8 more). 0.25 until
+#   session 21: seed 7 phone 80's loop inks 0.161 on two sides; on the 2,985 cached sheets
+#   5 boxes coloured in go to review as well, their rims inked 0.154-0.196 on 2-3 sides)
 PAPER_FLOOR = 0.85  # no box's paper below this of its neighbours' median (a correction's
 FAR_PAPER_MM = (3.0, 6.0)  # loop darkens its ring), nor, where that lifts it, of the paper
 #   this far out from its outline (_paper_floor: session 14's and a held-out seed's boxes on
