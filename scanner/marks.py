@@ -717,22 +717,7 @@ def outline_match(img: np.ndarray, tmpl: np.ndarray, keep: np.ndarray, u0: int, 
     over the `keep` pixels only: a box's outline and its surroundings, without its inside
     (a cross or a felt pen's tick covers much of the patch and drags the full match down
     though the outline sits where it should)."""
-    h, w = tmpl.shape
-    t = tmpl[keep].astype(np.float32)
-    t = t - t.mean()
-    tn = float(np.sqrt((t * t).sum()))
-    best = 0.0
-    for dv in range(-r, r + 1):
-        for du in range(-r, r + 1):
-            win = img[v0 + dv:v0 + dv + h, u0 + du:u0 + du + w]
-            if win.shape != (h, w) or tn == 0:
-                continue
-            x = win[keep].astype(np.float32)
-            x = x - x.mean()
-            xn = float(np.sqrt((x * x).sum()))
-            if xn > 0:
-                best = max(best, float((x * t).sum()) / (xn * tn))
-    return best
+    return max(0.0, _match(img, tmpl, u0, v0, r, keep.astype(np.uint8))[2])
 
 
 @dataclass(frozen=True)
@@ -777,7 +762,7 @@ def align(canvas: np.ndarray, tpl: Template, fld: Field | None = None, pad: int 
         du, dv, sc = _match(canvas, t, pu0 + base[k, 0] + pad, pv0 + base[k, 1] + pad, r)
         if outline and sc < OUTLINE_TRY:  # ink over much of the box: its outline may match
             du2, dv2, sc2 = _match(canvas, t, pu0 + base[k, 0] + pad, pv0 + base[k, 1] + pad,
-                                   r, (~g.inner).astype(np.uint8))
+                                   r, (~g.inner).astype(np.uint8))  # (as outline_match)
             if sc2 >= OUTLINE_OK:
                 du, dv, sc = du2, dv2, sc2
         scores[k] = sc
