@@ -274,6 +274,10 @@ SCAN_NOISE = 0.006  # a sheet as quiet as a scan (the bench's scans and clean re
 FAINT = 0.45  # a mark lighter than this share of the sheet's typical mark: review (the
 #   bench's marks read right measure 0.43 and over, 2 of 73,000 under 0.45; the print's
 #   haze on a blurred photo, a shadow or a blurred neighbour read as marks 0.22-0.43)
+BLURRED_FAINT, PALE_INK = 0.6, 0.165  # on a BLURRED_PX photo, a mark lighter than this
+#   share with under PALE_INK of its box over the ink threshold: review (the blurred
+#   outlines of a cluster of empty boxes, or a neighbour's stroke, read as marks 0.46-0.56
+#   there, all with ink under 0.153; the bench's marks read right: 335 of 86,000 such)
 LIGHT_WHY = "light marks on this sheet: a faint mark below the thresholds?"
 TRACE = 0.35  # a box with faint ink only (under F_EMPTY over the full threshold) whose
 #   darkest quarter is under this share of the sheet's typical mark is empty (the bench's
@@ -1474,8 +1478,10 @@ def _model_slash(f: dict[str, float]) -> bool:
 
 
 def _pale(f: dict[str, float], cal: Calibration) -> bool:
-    """A mark far lighter than the sheet's own (under FAINT of their typical level)."""
-    return bool(cal.ink_level) and f["level"] < FAINT * cal.ink_level
+    """A mark far lighter than the sheet's own (under FAINT of their typical level; on a
+    blurred photo, a small mark under BLURRED_FAINT)."""
+    share = (BLURRED_FAINT if cal.blur >= BLURRED_PX and f["ink"] < PALE_INK else FAINT)
+    return bool(cal.ink_level) and f["level"] < share * cal.ink_level
 
 
 def _inked(f: dict[str, float]) -> float:
