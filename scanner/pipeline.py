@@ -37,7 +37,7 @@ from scanner.marks import (
     reading_warnings,
 )
 from scanner.ocr import engine
-from scanner.order import settle
+from scanner.order import doubt_lone_gaps, settle
 from scanner.rectify import fit, require_markers, warp
 from scanner.template import blank
 from scanner.triage import FormPage, PageError, PageImage, pages
@@ -166,8 +166,9 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
         tpl = blank(manifest, WORKING_DPI)
     with t.stage("marks"):
         reading = read_marks(canvas, tpl)
-    settled = settle(reading.marks, ordered_tracks(load_rules(manifest.edition)),
-                     trust_empty=not reading.light)
+    tracks = ordered_tracks(load_rules(manifest.edition))
+    settled = settle(reading.marks, tracks, trust_empty=not reading.light)
+    doubt_lone_gaps(reading.marks, tracks)  # (after: a sheet with a gap settles nothing)
     res.warnings.extend(reading_warnings(reading, res.source, anyway))
     res.marks = reading.marks
     if settled:

@@ -1073,3 +1073,17 @@ def test_a_small_defocused_photo_whose_pale_ink_is_doubted_is_refused() -> None:
     res = read(case)
     assert res.error is not None and "too many boxes are unclear" in res.error.one_line()
 
+
+@pytest.mark.parametrize(("seed", "index", "rid"), [
+    (41, 45, "mission.fighter_pilot.1"), (97, 89, "mission.aid.1"),
+])
+def test_a_slash_too_light_to_show_before_a_mark_is_no_sure_empty(seed: int, index: int,
+                                                                   rid: str) -> None:
+    """Thin pencil slashes on phone photos (bench cases of seeds 41 and 97; on 97 phone 89
+    at 75 px/inch across the printed "+1") leave no pixel over the noise and read empty,
+    silently until session 22. Each is the only box on its sheet read empty before a mark
+    on its track: review."""
+    case = make_case(case_seed(seed, "phone", index), "phone")
+    m = read(case).marks[rid]
+    assert case.truth[rid] == SLASHED
+    assert m.state == REVIEW and "after it is marked" in m.why, m

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from game.opial.marks import ordered_tracks, regions
 from game.opial.rules import load_rules
 from scanner.marks import CHECKED, EMPTY, INK, REVIEW, SLASHED, Mark
-from scanner.order import breaks_order, settle
+from scanner.order import LONE_GAPS, breaks_order, doubt_lone_gaps, gaps, settle
 
 TRACK = ("promotion.1", "promotion.2", "promotion.3", "promotion.4", "promotion.5")
 MISSION = ("mission.aid.1", "mission.aid.2", "mission.aid.3")
@@ -129,3 +129,38 @@ def test_settling_never_breaks_the_order_nor_touches_a_sure_box(
             assert marks[rid] is before[rid]
     if was_ordered:
         assert not breaks_order(marks, [TRACK])
+
+
+def test_a_lone_gap_goes_to_review() -> None:
+    # a slash too light to show before a sure mark, on a sheet read in order elsewhere
+    marks = {MISSION[0]: sure(EMPTY), MISSION[1]: sure(CHECKED), MISSION[2]: sure(EMPTY),
+             TRACK[0]: sure(CHECKED), TRACK[1]: unsure(CHECKED), TRACK[2]: sure(CHECKED)}
+    assert gaps(marks, [TRACK, MISSION]) == [(MISSION[0], MISSION[1])]
+    assert settle(marks, [TRACK, MISSION]) == []  # (the pipeline settles first)
+    assert doubt_lone_gaps(marks, [TRACK, MISSION]) == [MISSION[0]]
+    m = marks[MISSION[0]]
+    assert (m.state, m.likely, m.doubt) == (REVIEW, EMPTY, INK)
+    assert "mission.aid.2 after it is marked" in m.why
+    assert marks[TRACK[1]].state == REVIEW
+
+
+def test_a_sheet_filled_out_of_order_keeps_its_gaps() -> None:
+    marks = {TRACK[0]: sure(EMPTY), TRACK[1]: sure(CHECKED), TRACK[2]: sure(EMPTY),
+             TRACK[3]: sure(EMPTY), TRACK[4]: sure(CHECKED)}
+    assert len(gaps(marks, [TRACK])) == 3 > LONE_GAPS
+    before = dict(marks)
+    assert doubt_lone_gaps(marks, [TRACK]) == []
+    assert marks == before
+
+
+@given(st.lists(st.sampled_from([CHECKED, SLASHED, EMPTY, REVIEW]), min_size=5, max_size=5))
+def test_doubting_lone_gaps_leaves_a_sheet_in_order_or_untouched(states: list[str]) -> None:
+    marks = {rid: sure(s) if s != REVIEW else unsure(EMPTY)
+             for rid, s in zip(TRACK, states, strict=True)}
+    before = dict(marks)
+    done = doubt_lone_gaps(marks, [TRACK])
+    if len(gaps(before, [TRACK])) <= LONE_GAPS:
+        assert not breaks_order(marks, [TRACK]) and gaps(marks, [TRACK]) == []
+        assert all(before[rid].state == EMPTY and marks[rid].state == REVIEW for rid in done)
+    else:
+        assert done == [] and marks == before
