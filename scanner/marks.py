@@ -274,10 +274,11 @@ SCAN_NOISE = 0.006  # a sheet as quiet as a scan (the bench's scans and clean re
 FAINT = 0.45  # a mark lighter than this share of the sheet's typical mark: review (the
 #   bench's marks read right measure 0.43 and over, 2 of 73,000 under 0.45; the print's
 #   haze on a blurred photo, a shadow or a blurred neighbour read as marks 0.22-0.43)
-BLURRED_FAINT, PALE_INK = 0.6, 0.165  # on a BLURRED_PX photo, a mark lighter than this
-#   share with under PALE_INK of its box over the ink threshold: review (the blurred
-#   outlines of a cluster of empty boxes, or a neighbour's stroke, read as marks 0.46-0.56
-#   there, all with ink under 0.153; the bench's marks read right: 335 of 86,000 such)
+BLURRED_FAINT, PALE_INK = 0.6, 0.165  # on a BLURRED_PX photo, a mark outside an Executed
+#   box lighter than this share with under PALE_INK of its box over the ink threshold:
+#   review (the blurred outlines of a cluster of empty boxes, or a neighbour's stroke, read
+#   as marks 0.46-0.56 there, none in an Executed box, all with ink under 0.153; the bench's
+#   marks read right: 162 of 86,000 such, and 180 more in Executed boxes, left alone)
 LIGHT_WHY = "light marks on this sheet: a faint mark below the thresholds?"
 TRACE = 0.35  # a box with faint ink only (under F_EMPTY over the full threshold) whose
 #   darkest quarter is under this share of the sheet's typical mark is empty (the bench's
@@ -1347,7 +1348,7 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
             state, likely = _light_stroke_state(executed, f, line, cal)
             if state == REVIEW:
                 return Mark(REVIEW, 0.4, likely, "faint mark: tick, cross or slash?", f)
-            if _pale(f, cal):  # the print's blur as much as ink
+            if _pale(f, cal, executed):  # the print's blur as much as ink
                 return Mark(REVIEW, 0.4, state, PALE_WHY, f, INK)
             return Mark(state, 0.65, state, "faint mark", f)
         if (f["level"] < (f.get("t_faint", cal.t_faint) + f.get("t_ink", cal.t_ink)) / 2
@@ -1410,7 +1411,7 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
                     "mark, or the photo's noise or blur?", f, INK)
     far = f.get("far", 0.0)
     state = _stroke_state(executed, line, far)
-    if _pale(f, cal):  # a shadow, or a blurred neighbour or print, as much as a mark
+    if _pale(f, cal, executed):  # a shadow, a blurred neighbour or print, as much as a mark
         return Mark(REVIEW, 0.4, CHECKED if state == REVIEW else state, PALE_WHY, f, INK)
     conf = _conf(ink, F_MARK, F_MARK * 2.5)
     if (state == REVIEW and line is not None and cal.noise < QUIET_NOISE
@@ -1477,10 +1478,12 @@ def _model_slash(f: dict[str, float]) -> bool:
     return "tick_p" in f and f["tick_p"] < SLASH_VETO
 
 
-def _pale(f: dict[str, float], cal: Calibration) -> bool:
+def _pale(f: dict[str, float], cal: Calibration, executed: bool = False) -> bool:
     """A mark far lighter than the sheet's own (under FAINT of their typical level; on a
-    blurred photo, a small mark under BLURRED_FAINT)."""
-    share = (BLURRED_FAINT if cal.blur >= BLURRED_PX and f["ink"] < PALE_INK else FAINT)
+    blurred photo, a small mark under BLURRED_FAINT outside an Executed box, whose marks
+    cross its printed "+1" and measure lighter)."""
+    share = (BLURRED_FAINT if cal.blur >= BLURRED_PX and f["ink"] < PALE_INK
+             and not executed else FAINT)
     return bool(cal.ink_level) and f["level"] < share * cal.ink_level
 
 

@@ -1034,7 +1034,8 @@ def test_a_faint_slash_widening_a_little_that_the_model_calls_a_slash_is_no_sure
 def test_what_a_pale_mark_on_a_blurred_photo_needs_to_be_doubted() -> None:
     """_pale: a mark under FAINT (0.45) of the sheet's typical level is doubted anywhere;
     on a photo blurred to BLURRED_PX, a small one (under PALE_INK of its box over the ink
-    threshold) is doubted up to BLURRED_FAINT (0.6) of it, a big one is not."""
+    threshold) is doubted up to BLURRED_FAINT (0.6) of it, a big one, or one in an Executed
+    box (its marks cross the printed "+1"), is not."""
     from dataclasses import replace
 
     from scanner.marks import _pale
@@ -1046,6 +1047,8 @@ def test_what_a_pale_mark_on_a_blurred_photo_needs_to_be_doubted() -> None:
     assert not _pale({**small, "ink": 0.2}, blurred)
     assert not _pale({**small, "level": 0.19}, blurred)
     assert _pale({**small, "level": 0.13}, sharp)
+    assert not _pale(small, blurred, executed=True)
+    assert _pale({**small, "level": 0.13}, blurred, executed=True)
 
 
 @pytest.mark.parametrize(("seed", "index", "rids"), [
