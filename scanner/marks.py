@@ -102,6 +102,13 @@ SOLID_INK = 0.6  # a box over the threshold all over, but with ink (print taken 
 #   bench's corrections ink 0.65 and over, two crosses on a dim photo 0.49 and 0.51)
 STRUCK_MM = 0.6  # strokes through the rim reaching this far out: struck through (review)
 STRUCK_SPAN_MM = 0.25  # ... across this much of the rim's depth (not a speck)
+EDGE_EXTENT = 0.35  # one straight stroke reaching less than this far across its box (its
+#   height or its width): ink along one edge, not a slash (a corner-to-corner slash ~0.8-1;
+#   on the 2,985 cached sheets no box read as a slash measures under 0.5, the boxes under
+#   0.2 are empty ones with a neighbour's ink on their edge; a held-out seed's correction
+#   inked its neighbour's bottom edge, 0.25, which read as a slash)
+EDGE_WHY = ("one straight stroke along the box's edge: a neighbour's ink or a stray, or a "
+            "flat slash?")
 # slash or tick/cross: the share of the ink on a second straight band once the best band
 # (the main stroke) is taken away: a tick adds its short arm, a cross its second bar
 SECOND_SLASH = 0.05  # at most this on a second stroke: a single stroke (slash; measured
@@ -1108,7 +1115,7 @@ def stroke_shape(dk: np.ndarray, over_k: np.ndarray, st: Stack, k: int, t_over: 
     sk = line_fraction(ys, xs, band, inside)
     line = (sk.first, sk.second)
     shape = {"far": round(sk.far, 3), "span": round(sk.span, 3), "end_gap": round(sk.end_gap, 3),
-             "bulge": round(sk.bulge, 3)}
+             "bulge": round(sk.bulge, 3), "extent": _extent(ys, xs, inside)}
     if fill >= SLASH_MAX_INK and _stroke_state(True, line, shape["far"]) != CHECKED:
         # a thick stroke or a box coloured in? a stroke leaves paper both sides
         split = paper_both_sides(m & inside, inside, band)
@@ -1127,6 +1134,18 @@ def stroke_shape(dk: np.ndarray, over_k: np.ndarray, st: Stack, k: int, t_over: 
             line = (line[0], (SECOND_SLASH + SECOND_CROSS) / 2)  # review
             shape["far"] = 0.0
     return line, shape
+
+
+def _extent(ys: np.ndarray, xs: np.ndarray, inside: np.ndarray) -> float:
+    """How far the ink reaches across its box: the smaller of its height's and its width's
+    share of the inside's (2nd to 98th percentile of the ink; a slash ~0.8-1, a stroke
+    along one edge far less)."""
+    if ys.size < 4:
+        return 1.0
+    iy, ix = np.nonzero(inside)
+    ey = float(np.percentile(ys, 98) - np.percentile(ys, 2) + 1) / float(np.ptp(iy) + 1)
+    ex = float(np.percentile(xs, 98) - np.percentile(xs, 2) + 1) / float(np.ptp(ix) + 1)
+    return round(min(ey, ex), 3)
 
 
 def _through_print(m: np.ndarray, st: Stack, k: int) -> np.ndarray:
@@ -1411,6 +1430,8 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
                     "mark, or the photo's noise or blur?", f, INK)
     far = f.get("far", 0.0)
     state = _stroke_state(executed, line, far)
+    if executed and state == SLASHED and f.get("extent", 1.0) < EDGE_EXTENT:
+        return Mark(REVIEW, 0.4, EMPTY, EDGE_WHY, f, INK)
     if _pale(f, cal, executed):  # a shadow, a blurred neighbour or print, as much as a mark
         return Mark(REVIEW, 0.4, CHECKED if state == REVIEW else state, PALE_WHY, f, INK)
     conf = _conf(ink, F_MARK, F_MARK * 2.5)

@@ -1090,3 +1090,19 @@ def test_a_slash_too_light_to_show_before_a_mark_is_no_sure_empty(seed: int, ind
     m = read(case).marks[rid]
     assert case.truth[rid] == SLASHED
     assert m.state == REVIEW and "after it is marked" in m.why, m
+
+
+def test_a_straight_stroke_along_a_box_edge_is_no_sure_slash() -> None:
+    """Bench case phone 91 of the held-out seed 101: a correction (filled, scribbled over)
+    inks the bottom edge of the empty box above it, one straight band across the box's
+    width but a quarter of its height (`extent` 0.25), read silently as a slash until
+    session 22. A slash runs corner to corner: under EDGE_EXTENT it is a review."""
+    from scanner.marks import EDGE_WHY, classify
+
+    case = make_case(case_seed(101, "phone", 91), "phone")
+    m = read(case).marks["mission.training.4"]
+    assert case.truth["mission.training.4"] == "empty"
+    assert (m.state, m.why) == (REVIEW, EDGE_WHY), m
+    assert m.features["extent"] < 0.35
+    f = {**m.features, "extent": 0.8}
+    assert classify(f, True, (1.0, 0.0), _quiet_cal(0.02, 0.33)).state == SLASHED
