@@ -60,17 +60,7 @@ def doubt_lone_gaps(marks: dict[str, Mark], tracks: Sequence[Sequence[str]]) -> 
 
 def breaks_order(marks: Mapping[str, Mark], tracks: Sequence[Sequence[str]]) -> bool:
     """Whether a sure empty box comes before a sure mark on any track."""
-    for ids in tracks:
-        seen_empty = False
-        for rid in ids:
-            m = marks.get(rid)
-            if m is None:
-                continue
-            if m.state == EMPTY:
-                seen_empty = True
-            elif m.state in (CHECKED, SLASHED) and seen_empty:
-                return True
-    return False
+    return bool(gaps(marks, tracks))
 
 
 def settle(marks: dict[str, Mark], tracks: Sequence[Sequence[str]], trust_empty: bool = True
