@@ -2023,9 +2023,14 @@ def reading_warnings(reading: Reading, source: str, anyway: bool = False) -> lis
 
 
 def _illegible(reading: Reading) -> tuple[str, str] | None:
-    """What makes the sheet illegible (require_legible), and the fix; None if nothing."""
-    fix = ("Take a sharper, brighter photo closer to the sheet, or go over the marks with "
-           "a darker pen (or scan with --read-anyway and check the sheet by hand).")
+    """What makes the sheet illegible (require_legible), and the fix; None if nothing. A
+    sheet as quiet as a scan (SCAN_NOISE) is called a scan, and its fix is a scan's."""
+    scan = reading.calibration.noise < SCAN_NOISE
+    img = "scan" if scan else "photo"
+    anyway = "(or scan with --read-anyway and check the sheet by hand)"
+    fix = (f"Go over the marks with a darker pen and scan the sheet again {anyway}." if scan
+           else "Take a sharper, brighter photo closer to the sheet, or go over the marks "
+           f"with a darker pen {anyway}.")
     gain = reading.print_look[1]
     if gain < WASHED_GAIN:
         return (f"the photo is washed out or badly blurred (the printed sheet reads at only "
@@ -2043,22 +2048,25 @@ def _illegible(reading: Reading) -> tuple[str, str] | None:
     else:  # a sheet hardly marked (or blank) whose unclear boxes are the photo's haze
         sure = float("inf")
     if reading.contrast < FAINT_SHEET and sure < FAINT_SURE:
-        return (f"the marks are too faint to read in this photo (the typical mark is only "
-                f"{reading.contrast:.0%} of the ink threshold that the photo's noise and blur "
+        return (f"the marks are too faint to read in this {img} (the typical mark is only "
+                f"{reading.contrast:.0%} of the ink threshold that the {img}'s noise and blur "
                 "set, so some marks do not show at all)", fix)
     if marked and many_unclear:
         if reading.light and sure < LIGHT_RATIO:
-            return (f"the marks are too faint to read this photo with confidence ({unclear} of "
+            return (f"the marks are too faint to read this {img} with confidence ({unclear} of "
                     f"{len(reading.marks)} boxes unclear; the typical mark is only "
                     f"{reading.contrast:.0%} of the ink threshold)", fix)
+        if scan:
+            return (f"too many boxes are unclear to read this scan with confidence ({unclear} "
+                    f"of {len(reading.marks)}: too light or too coarse for its marks)",
+                    f"Scan the sheet again at 300 dpi or more, flat on the glass {anyway}.")
         return (f"too many boxes are unclear to read this photo with confidence ({unclear} of "
                 f"{len(reading.marks)}: too blurred, too small or too far for its marks)",
-                "Take a sharper photo from straight above, the sheet filling the frame (or "
-                "scan with --read-anyway and check the sheet by hand).")
+                f"Take a sharper photo from straight above, the sheet filling the frame {anyway}.")
     tail = _faint_tail(reading)
     if tail > FAINT_TAIL:
-        return (f"the marks are too faint to read in this photo ({tail:.0%} of the marks read "
-                "are lighter than the ink threshold that the photo's noise sets, so some may "
+        return (f"the marks are too faint to read in this {img} ({tail:.0%} of the marks read "
+                f"are lighter than the ink threshold that the {img}'s noise sets, so some may "
                 "not show at all)", fix)
     return None
 
