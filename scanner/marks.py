@@ -60,6 +60,10 @@ OUTLINE_OK = 0.65  # ... taken where it matches this well (an empty box 7 px off
 F_EMPTY = 0.02  # less ink than this: empty (a speck, noise)
 F_MARK = 0.055  # more ink than this: a mark (a single thin stroke across covers ~0.1)
 F_CENTRE = 0.04  # a mark crosses the middle of the box; ink only at the edge is stray
+EDGE_CENTRE = 0.03  # ... a mark (over F_MARK) with less in the middle than this: review.
+# (2,800 bench sheets, 14 seeds: the two marks with ink over F_MARK and 0.03-0.04 in the
+# middle were ticks drawn low in their box; the one neighbour's ink that entered a box
+# left 0.018; session 23)
 SPECK_MM = 0.7  # ink in pieces no longer than this (and little of it): specks, empty
 F_TRACE = 0.05  # faint ink on less than this, barely above the noise: a trace (empty)
 F_FILLED = 0.85  # a box inked edge to edge: coloured in, or cancelled
@@ -1385,7 +1389,7 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
                   or (faint >= F_MARK * 1.8 and centre >= F_CENTRE) else EMPTY)
         return Mark(REVIEW, 0.35, likely, "a little ink: a light mark, an erasure or a "
                     "stray?", f, INK)
-    if centre < F_CENTRE:
+    if centre < EDGE_CENTRE:
         return Mark(REVIEW, 0.4, EMPTY, "ink only at the box's edge: a stray from "
                     "outside?", f, INK)
     # 3. filled solid and scribbled over past the outline: a correction (cancelled);

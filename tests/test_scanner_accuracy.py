@@ -1119,3 +1119,24 @@ def test_a_straight_stroke_along_a_box_edge_is_no_sure_slash() -> None:
     assert m.features["extent"] < 0.35
     f = {**m.features, "extent": 0.8}
     assert classify(f, True, (1.0, 0.0), _quiet_cal(0.02, 0.33)).state == SLASHED
+
+
+@pytest.mark.parametrize(("seed", "profile", "index", "rid"), [
+    (21, "clean", 9, "start.easier"),  # a tick drawn low and right, its vertex under the bubble
+    (41, "phone-easy", 32, "skill.computer.1"),
+])
+def test_a_tick_drawn_low_in_its_box_is_read(seed: int, profile: str, index: int,
+                                             rid: str) -> None:
+    """A tick whose vertex sits at or under the box's lower edge puts 3-4 % of the box's
+    middle under ink (its long arm's end); with 11-19 % of the box inked it is a mark, not a
+    stray from outside (under F_CENTRE, 0.04, it went to review until session 23). A
+    neighbour's ink at the box's edge leaves under EDGE_CENTRE in the middle: review."""
+    from scanner.marks import EDGE_CENTRE, classify
+
+    case = make_case(case_seed(seed, profile, index), profile)
+    m = read(case).marks[rid]
+    assert case.truth[rid] == CHECKED
+    assert m.state == CHECKED, m
+    assert EDGE_CENTRE <= m.features["centre"] < 0.04
+    f = {**m.features, "centre": 0.018}  # bench case phone 86 of seed 61: a neighbour's cross
+    assert classify(f, False, None, _quiet_cal(0.02, 0.33)).state == REVIEW
