@@ -234,36 +234,18 @@ def _finish(res: SheetResult, written: dict[str, str | int | None]) -> None:
     res.review = [rid for rid, m in res.marks.items() if m.state == REVIEW]
     res.state = marks_to_state(values, rules)
     res.score = score(res.state, rules)
-    res.findings = validate_state(res.state, rules, res.warnings)
+    res.findings = validate_state(res.state, rules)
     if "skipped" in res.ocr:  # no name was read, which is not the same as none written
         res.findings = [f for f in res.findings if f.get("code") != "no-name"]
     res.checks = written_checks(res.score, written)
 
 
-def validate_state(state: Any, rules: Any, warnings: list[str]) -> list[dict[str, Any]]:
-    """INTEGRATION POINT: game.opial.validate.validate(state, rules) -> findings.
+def validate_state(state: Any, rules: Any) -> list[dict[str, Any]]:
+    """The foundation's validator (game.opial.validate) on the read state, as JSON-ready
+    findings."""
+    from game.opial.validate import validate
 
-    Findings are turned into JSON-ready dicts (objects with to_dict(), dataclasses,
-    mappings or plain strings). Until the validator exists the scan still scores the
-    sheet and says validation was skipped."""
-    try:
-        from game.opial.validate import validate  # type: ignore[import-not-found]
-    except ImportError:
-        warnings.append("validation skipped: game.opial.validate is not available")
-        return []
-    out: list[dict[str, Any]] = []
-    for f in validate(state, rules):
-        if hasattr(f, "to_dict"):
-            out.append(dict(f.to_dict()))
-        elif hasattr(f, "__dataclass_fields__"):
-            from dataclasses import asdict
-
-            out.append(asdict(f))
-        elif isinstance(f, dict):
-            out.append(dict(f))
-        else:
-            out.append({"message": str(f)})
-    return out
+    return [dict(f.to_dict()) for f in validate(state, rules)]
 
 
 LINE_NAMES = {"tours_bonus": "Tours bonus", "final_promotion": "Final promotion",

@@ -110,9 +110,38 @@ def summary(r: SheetResult) -> list[str]:
                               lambda rid: r.marks[rid].likely)
     for c in r.checks:
         lines.append(f"  {c}")
+    lines += written_lines(r)
     for f in r.findings:
         if f.get("code") != "score-miscount":  # said above, in the player's words
             lines.append(f"  {f.get('severity', 'finding')}: {f.get('message', f)}")
     for w in r.warnings:
         lines.append(f"  note: {w}")
     return lines
+
+
+def written_lines(r: SheetResult) -> list[str]:
+    """What became of the score lines the player wrote: those read for sure that agree with
+    the sheet, and those read too unsurely to compare (to check by hand). A line that
+    disagrees is in `r.checks`; a line left blank is not mentioned."""
+    from scanner.fields import OCR_TRUST
+    from scanner.pipeline import LINE_NAMES
+
+    if r.score is None:
+        return []
+    agree, unsure = [], []
+    for line in r.score.lines:
+        o = r.ocr.get(f"score.{line.key}")
+        if not isinstance(o, dict) or o.get("value") is None:
+            continue
+        name = LINE_NAMES.get(line.key, line.label)
+        if o.get("confidence", 0.0) < OCR_TRUST:
+            unsure.append(f"{name} (read {o.get('text', '')}?)")
+        elif o["value"] == line.points:
+            agree.append(name)
+    out = []
+    if agree:
+        out.append(f"  written score agrees with the sheet: {', '.join(agree)}")
+    if unsure:
+        out.append(f"  written score not read for sure (compare it by hand): "
+                   f"{', '.join(unsure)}")
+    return out

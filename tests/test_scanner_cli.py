@@ -302,3 +302,21 @@ def test_overlay_flags_written_fields_read_without_confidence() -> None:
         beside = img[y0:y1, x1 + 4:x1 + 120]
         assert (beside == colour).all(axis=2).any(), rid  # the label's colour
         assert (beside == (255, 255, 255)).all(axis=2).mean() > 0.3, rid  # on its chip
+
+
+def test_the_summary_says_which_written_score_lines_agree_and_which_to_check(
+        cli: Cli) -> None:
+    """The scan sample has all seven score lines written, Medals as "-1": the lines read for
+    sure that agree with the sheet are named, and one read too unsurely to compare is
+    named with what was read, to be checked by hand (not silently dropped)."""
+    from scanner.ocr import engine
+
+    if not engine().available:
+        pytest.skip("Tesseract not installed")
+    r = cli("scan", "samples/photos/scan.jpg")
+    text = r.stdout.decode()
+    agree = next(ln for ln in text.splitlines() if "written score agrees" in ln)
+    assert "Final promotion" in agree and "Grand total" in agree, text
+    assert "Medals" not in agree  # "-1": read as "41", not for sure
+    assert "not read for sure (compare it by hand): Medals (read" in text, text
+    assert "you wrote" not in text  # nothing disagrees
