@@ -131,11 +131,11 @@ def written_lines(r: SheetResult) -> list[str]:
     agree, unsure = [], []
     for line in r.score.lines:
         o = r.ocr.get(f"score.{line.key}")
-        if not isinstance(o, dict) or o.get("value") is None:
-            continue
+        if not isinstance(o, dict) or (o.get("value") is None and not o.get("text")):
+            continue  # left blank
         name = LINE_NAMES.get(line.key, line.label)
-        if o.get("confidence", 0.0) < OCR_TRUST:
-            unsure.append(f"{name} (read {o.get('text', '')}?)")
+        if o.get("value") is None or o.get("confidence", 0.0) < OCR_TRUST:
+            unsure.append(f"{name} (read \"{o.get('text', '')}\")")
         elif o["value"] == line.points:
             agree.append(name)
     out = []

@@ -318,5 +318,24 @@ def test_the_summary_says_which_written_score_lines_agree_and_which_to_check(
     agree = next(ln for ln in text.splitlines() if "written score agrees" in ln)
     assert "Final promotion" in agree and "Grand total" in agree, text
     assert "Medals" not in agree  # "-1": read as "41", not for sure
-    assert "not read for sure (compare it by hand): Medals (read" in text, text
+    assert 'not read for sure (compare it by hand): Medals (read "' in text, text
     assert "you wrote" not in text  # nothing disagrees
+
+
+def test_the_demo_ends_with_the_main_job(tmp_path: Path) -> None:
+    """`make demo` runs `starsheets demo`: every sheet written, and the last step scans the
+    sample photo of Commander Vex's career, printing the score, the miscounted line and
+    where the overlay went."""
+    from scanner.ocr import engine
+
+    r = run("demo", "--out", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stderr.decode()[-500:]
+    text = r.stdout.decode()
+    last = text[text.rindex("=== Scanning"):]
+    assert "miscount.jpg" in last and "score 206 (Emperor)" in last, last
+    assert f"overlay (what was read, box by box) is in {tmp_path / 'out' / 'overlays'}" in last
+    assert (tmp_path / "out" / "overlays" / "miscount.png").is_file()
+    assert len(list((tmp_path / "out").glob("*.pdf"))) == 8
+    if engine().available:
+        assert "Commander Vex" in last
+        assert "you wrote 33; the sheet scores 34 — Missions line is off by 1" in last, last

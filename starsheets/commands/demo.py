@@ -63,5 +63,6 @@ def demo(ctx: click.Context, out: str, seed: int) -> ExitCode:
 
 
 def _sample_photo() -> Path:
-    """The sample phone photo shipped in samples/photos (repository checkout)."""
-    return Path(__file__).resolve().parents[2] / "samples" / "photos" / "phone.jpg"
+    """The sample phone photo shipped in samples/photos (repository checkout): a finished
+    career with its name and score lines written, one of them miscounted."""
+    return Path(__file__).resolve().parents[2] / "samples" / "photos" / "miscount.jpg"
