@@ -2,8 +2,9 @@
 
 checked green, empty grey, cancelled orange, review red, slashed blue; written fields
 (digits, name) purple with the text read beside them on a white chip (red, with a "?",
-when read with too little confidence to be used); the score in the top-left corner.
-What a person would rather look at than read.
+when read with too little confidence to be used). Above the page, never over it, a band
+with the score, what to look at, any score line the player miscounted, and a key to the
+colours. What a person would rather look at than read.
 """
 
 from __future__ import annotations
@@ -24,8 +25,20 @@ COLOURS = {  # BGR
 }
 
 
+LEGEND = (("checked", "checked"), ("slashed", "slashed (failed)"),
+          ("cancelled", "cancelled"), ("review", "to review"), ("empty", "empty"),
+          ("field", "written"))
+FONT = cv2.FONT_HERSHEY_SIMPLEX
+
+
 def render(r: SheetResult, dpi: float = 200.0) -> np.ndarray:
-    """The overlay image (BGR) of a read sheet."""
+    """The overlay image (BGR) of a read sheet: the header band above the page."""
+    page = _page(r, dpi)
+    return np.vstack([_header(r, page.shape[1]), page])
+
+
+def _page(r: SheetResult, dpi: float) -> np.ndarray:
+    """The rectified page, faded, every region outlined by what was read."""
     assert r.canvas is not None and r.manifest is not None
     img = cv2.cvtColor(r.canvas, cv2.COLOR_GRAY2BGR)
     img = (img.astype(np.float32) * 0.55 + 255 * 0.45).astype(np.uint8)  # fade the page
@@ -54,14 +67,13 @@ def render(r: SheetResult, dpi: float = 200.0) -> np.ndarray:
                 label = f"{field['text']}{'' if sure else '?'} ({conf:.2f})"
                 _label(img, label, (p1[0] + 6, p1[1] - 4),
                        COLOURS["field"] if sure else COLOURS["review"])
-    _panel(img, r)
     return img
 
 
 def _label(img: np.ndarray, text: str, org: tuple[int, int], colour: tuple[int, int, int]
            ) -> None:
     """Text on a white chip, kept on the page: readable over the sheet's own print."""
-    font, scale, th = cv2.FONT_HERSHEY_SIMPLEX, 0.6, 2
+    font, scale, th = FONT, 0.6, 2
     (w, h), base = cv2.getTextSize(text, font, scale, th)
     x = min(org[0], img.shape[1] - w - 4)
     y = org[1]
@@ -69,25 +81,36 @@ def _label(img: np.ndarray, text: str, org: tuple[int, int], colour: tuple[int, 
     cv2.putText(img, text, (x, y), font, scale, colour, th, cv2.LINE_AA)
 
 
-def _panel(img: np.ndarray, r: SheetResult) -> None:
-    lines = []
+def _header_lines(r: SheetResult) -> list[tuple[str, tuple[int, int, int]]]:
+    """The band's text lines (BGR colour each): score, what to look at, miscounts."""
+    black, red = (0, 0, 0), (0, 0, 200)
+    first = []
     if r.score is not None:
-        lines.append(f"Score {r.score.total}  {r.score.title}")
-        lines.append(f"Rank {r.score.rank}")
-    lines.append(f"{len(r.review)} to review" if r.review else "nothing to review")
-    lines.extend(c.split(" — ")[0] + " — " + c.split(" — ")[-1] for c in r.checks[:2])
-    font, scale, th = cv2.FONT_HERSHEY_SIMPLEX, 0.9, 2
-    sizes = [cv2.getTextSize(t, font, scale, th)[0] for t in lines]
-    w = max(sz[0] for sz in sizes) + 30
-    lh = max(sz[1] for sz in sizes) + 14
-    x0, y0 = 150, 30
-    cv2.rectangle(img, (x0, y0), (x0 + w, y0 + lh * len(lines) + 16), (255, 255, 255), -1)
-    cv2.rectangle(img, (x0, y0), (x0 + w, y0 + lh * len(lines) + 16), (0, 0, 0), 2)
-    for k, t in enumerate(lines):
-        colour = (0, 0, 200) if ("review" in t and not t.startswith("nothing")) \
-            or "off by" in t else (0, 0, 0)
-        cv2.putText(img, t, (x0 + 15, y0 + 8 + lh * (k + 1) - 6), font, scale, colour, th,
+        first.append(f"Score {r.score.total} {r.score.title}")
+        first.append(f"rank {r.score.rank}")
+    first.append(f"{len(r.review)} box(es) to review" if r.review else "nothing to review")
+    lines = [("  -  ".join(first), red if r.review else black)]
+    lines += [(c, red) for c in r.checks[:3]]
+    return lines
+
+
+def _header(r: SheetResult, width: int) -> np.ndarray:
+    """A white band as wide as the page: the header lines, then the key to the colours."""
+    lines = _header_lines(r)
+    scale, th, lh, pad = 0.9, 2, 40, 18
+    key_h = 36
+    band = np.full((pad + lh * len(lines) + key_h + pad, width, 3), 255, np.uint8)
+    for k, (text, colour) in enumerate(lines):
+        cv2.putText(band, text, (pad, pad + lh * (k + 1) - 10), FONT, scale, colour, th,
                     cv2.LINE_AA)
+    x, y = pad, pad + lh * len(lines) + 8
+    for state, name in LEGEND:
+        cv2.rectangle(band, (x, y), (x + 22, y + 22), COLOURS[state],
+                      1 if state == "empty" else 3, cv2.LINE_AA)
+        cv2.putText(band, name, (x + 30, y + 18), FONT, 0.6, (0, 0, 0), 1, cv2.LINE_AA)
+        x += 30 + cv2.getTextSize(name, FONT, 0.6, 1)[0][0] + 28
+    cv2.line(band, (0, band.shape[0] - 1), (width, band.shape[0] - 1), (0, 0, 0), 2)
+    return band
 
 
 def encode_png(img: np.ndarray) -> bytes:

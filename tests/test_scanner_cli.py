@@ -182,7 +182,8 @@ def test_clean_sheet_exit_ok_overlay_and_out(tmp_path: Path, cli: Cli) -> None:
     png = tmp_path / "ov" / "sheet.png"
     img = cv2.imread(str(png))
     m = sheets.layout("career", "later", "letter")
-    assert img.shape[:2] == (round(m.page_size[1] * DPI / 72), round(m.page_size[0] * DPI / 72))
+    page_h, page_w = round(m.page_size[1] * DPI / 72), round(m.page_size[0] * DPI / 72)
+    assert img.shape[1] == page_w and img.shape[0] > page_h  # the header band above the page
     assert json.loads((tmp_path / "res" / "sheet.json").read_text())["score"]["total"] == 10
     assert sorted(p.name for p in good.parent.iterdir()) == ["sheet.png"]
 
@@ -292,7 +293,7 @@ def test_overlay_flags_written_fields_read_without_confidence() -> None:
     res = SheetResult("test", canvas=np.full((h, w), 255, np.uint8), manifest=m)
     res.ocr = {"score.skills": {"text": "4", "confidence": 1.0},
                "score.total": {"text": "150", "confidence": OCR_TRUST - 0.3}}
-    img = overlay.render(res, DPI)
+    img = overlay.render(res, DPI)[-h:]  # the page, below the header band
     s = DPI / 72
     for rid, colour in (("score.skills", overlay.COLOURS["field"]),
                         ("score.total", overlay.COLOURS["review"])):
@@ -339,3 +340,27 @@ def test_the_demo_ends_with_the_main_job(tmp_path: Path) -> None:
     if engine().available:
         assert "Commander Vex" in last
         assert "you wrote 33; the sheet scores 34 — Missions line is off by 1" in last, last
+
+
+def test_the_overlay_header_sits_above_the_page_and_names_a_miscount() -> None:
+    """The score, what to look at and a miscounted line are drawn in a band above the page,
+    so they never hide a box or the name; the page below is the same size as the sheet."""
+    from game.opial.rules import load_rules
+    from game.opial.scoring import score
+    from game.opial.state import CareerState
+    from scanner import overlay
+    from scanner.pipeline import SheetResult
+
+    m = sheets.layout("career", "later", "letter")
+    h, w = round(m.page_size[1] * DPI / 72), round(m.page_size[0] * DPI / 72)
+    res = SheetResult("test", canvas=np.full((h, w), 255, np.uint8), manifest=m)
+    state = CareerState.from_dict(json.loads((ROOT / "samples" / "dan-tour3.json").read_text()))
+    res.score = score(state, load_rules("later"))
+    plain = overlay.render(res, DPI)
+    res.checks = ["you wrote 12; the sheet scores 10 — Grand total line is off by 2"]
+    told = overlay.render(res, DPI)
+    assert plain.shape[1] == told.shape[1] == w
+    assert told.shape[0] - h > plain.shape[0] - h > 0  # one more line in the band
+    band = told[: told.shape[0] - h]
+    assert (band == (0, 0, 200)).all(axis=2).any()  # the miscount, in red
+    assert (told[-h:] == plain[-h:]).all()  # the page itself untouched
