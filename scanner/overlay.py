@@ -88,8 +88,14 @@ def _header_lines(r: SheetResult) -> list[tuple[str, tuple[int, int, int]]]:
     if r.score is not None:
         first.append(f"Score {r.score.total} {r.score.title}")
         first.append(f"rank {r.score.rank}")
-    first.append(f"{len(r.review)} box(es) to review" if r.review else "nothing to review")
-    lines = [("  -  ".join(first), red if r.review else black)]
+    boxes = sum(m.state == "review" for m in r.marks.values())
+    fields = sum(isinstance(f, dict) and bool(f.get("text"))
+                 and (f.get("value") is None or f.get("confidence", 0.0) < OCR_TRUST)
+                 for f in r.ocr.values())
+    doubts = [f"{boxes} box(es) to review"] if boxes else []
+    doubts += [f"{fields} written field(s) not read for sure"] if fields else []
+    first.append(", ".join(doubts) if doubts else "nothing to review")
+    lines = [("  -  ".join(first), red if doubts else black)]
     lines += [(c, red) for c in r.checks[:3]]
     return lines
 
@@ -104,7 +110,8 @@ def _header(r: SheetResult, width: int) -> np.ndarray:
         cv2.putText(band, text, (pad, pad + lh * (k + 1) - 10), FONT, scale, colour, th,
                     cv2.LINE_AA)
     x, y = pad, pad + lh * len(lines) + 8
-    for state, name in LEGEND:
+    shown = {"checked", "empty", "field"} | {m.state for m in r.marks.values()}
+    for state, name in (e for e in LEGEND if e[0] in shown):
         cv2.rectangle(band, (x, y), (x + 22, y + 22), COLOURS[state],
                       1 if state == "empty" else 3, cv2.LINE_AA)
         cv2.putText(band, name, (x + 30, y + 18), FONT, 0.6, (0, 0, 0), 1, cv2.LINE_AA)
