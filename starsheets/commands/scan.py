@@ -122,7 +122,7 @@ def _overall(codes: list[int]) -> ExitCode:
               help="Print one JSON array (one object per sheet) on stdout.")
 @click.option("--overlay", "overlay_dir", default=None, metavar="DIR",
               help="Write a PNG per sheet: the flattened sheet, every box outlined by what "
-                   "was read, the score in a corner.")
+                   "was read, the score and a key to the colours above it.")
 @click.option("--out", "out_dir", default=None, metavar="DIR",
               help="Write each sheet's JSON result to DIR/<input>[-pN].json.")
 @click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(1, 64),
