@@ -261,3 +261,11 @@ def read_text(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> Fi
     text = " ".join(w.text for w in words).strip()
     conf = float(np.mean([w.confidence for w in words])) if words else 0.0
     return Field(g.region.id, text, text or None, conf)
+
+
+def unsure(field: object) -> bool:
+    """Whether a field's OCR result (its JSON dict) holds writing read too unsurely to use:
+    text with no value, or a value under OCR_TRUST. A field left blank is not unsure."""
+    if not isinstance(field, dict) or (field.get("value") is None and not field.get("text")):
+        return False
+    return field.get("value") is None or field.get("confidence", 0.0) < OCR_TRUST

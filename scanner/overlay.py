@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from scanner.fields import OCR_TRUST
+from scanner.fields import OCR_TRUST, unsure
 from scanner.pipeline import SheetResult
 
 COLOURS = {  # BGR
@@ -89,9 +89,7 @@ def _header_lines(r: SheetResult) -> list[tuple[str, tuple[int, int, int]]]:
         first.append(f"Score {r.score.total} {r.score.title}")
         first.append(f"rank {r.score.rank}")
     boxes = sum(m.state == "review" for m in r.marks.values())
-    fields = sum(isinstance(f, dict) and bool(f.get("text"))
-                 and (f.get("value") is None or f.get("confidence", 0.0) < OCR_TRUST)
-                 for f in r.ocr.values())
+    fields = sum(unsure(f) for f in r.ocr.values())
     doubts = [f"{boxes} box(es) to review"] if boxes else []
     doubts += [f"{fields} written field(s) not read for sure"] if fields else []
     first.append(", ".join(doubts) if doubts else "nothing to review")

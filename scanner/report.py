@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from scanner.pipeline import SheetResult
+from scanner.fields import unsure as unsure_field
+from scanner.pipeline import LINE_NAMES, SheetResult
 from starsheets.errors import ExitCode
 
 INFO_SEVERITIES = ("info", "note", "ok")
@@ -123,9 +124,6 @@ def written_lines(r: SheetResult) -> list[str]:
     """What became of the score lines the player wrote: those read for sure that agree with
     the sheet, and those read too unsurely to compare (to check by hand). A line that
     disagrees is in `r.checks`; a line left blank is not mentioned."""
-    from scanner.fields import OCR_TRUST
-    from scanner.pipeline import LINE_NAMES
-
     if r.score is None:
         return []
     agree, unsure = [], []
@@ -134,7 +132,7 @@ def written_lines(r: SheetResult) -> list[str]:
         if not isinstance(o, dict) or (o.get("value") is None and not o.get("text")):
             continue  # left blank
         name = LINE_NAMES.get(line.key, line.label)
-        if o.get("value") is None or o.get("confidence", 0.0) < OCR_TRUST:
+        if unsure_field(o):
             unsure.append(f"{name} (read \"{o.get('text', '')}\")")
         elif o["value"] == line.points:
             agree.append(name)

@@ -999,3 +999,17 @@ def test_light_ticks_among_dark_pen_marks_are_never_read_empty(shade: int,
     r = scan(np.clip(g, 0, 255).astype(np.uint8))
     assert [r.marks[rid].state for rid in boxes if r.marks[rid].state not in
             (CHECKED, "review")] == []
+
+
+@pytest.mark.parametrize(("field", "want"), [
+    ({"text": "", "value": None, "confidence": 0.0}, False),  # left blank
+    ({"text": "33", "value": 33, "confidence": 1.0}, False),  # read for sure
+    ({"text": "41", "value": 41, "confidence": 0.45}, True),  # read, not for sure
+    ({"text": "1?", "value": None, "confidence": 0.0}, True),  # written, a digit unread
+    ("OCR turned off", False),
+])
+def test_a_written_field_is_unsure_when_its_writing_is_not_read_for_sure(
+        field: object, want: bool) -> None:
+    from scanner.fields import unsure
+
+    assert unsure(field) is want
