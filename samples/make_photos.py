@@ -39,7 +39,7 @@ RECIPES = (
     Recipe("miscount", 104, "phone-easy", 3.0),
     Recipe("phone", 204, "phone-easy", 2.4),  # a finished career (Savior)
     Recipe("scan", 300, "scan-300", 2.4),  # a 300 dpi scan, the name Sam written on it
-    Recipe("pencil", 428, "phone-easy", 2.4),  # a blank page beside other papers
+    Recipe("blank", 428, "phone-easy", 2.4),  # a blank page beside other papers
 )
 
 
