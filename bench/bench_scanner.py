@@ -133,6 +133,7 @@ class Outcome:
     identified: str = ""  # how the sheet code was found (qr, qr-retry, layout)
     stages: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    exit_code: int = -1  # what `starsheets scan` would exit with for this sheet alone
 
     @property
     def exact_boxes(self) -> bool:
@@ -216,6 +217,9 @@ def _scan(job: tuple[str, str]) -> Outcome:
         out.error = str(res.error)
         return out
     _compare(out, rec, res)
+    from scanner.report import exit_code
+
+    out.exit_code = int(exit_code([res]))
     return out
 
 
@@ -336,6 +340,18 @@ def print_table(summaries: list[Summary]) -> None:
               + ", ".join(f"{n} {a}/{b}" for n, (a, b) in cancelled))
 
 
+def print_flagged(outs: list[Outcome]) -> None:
+    """Whether a sheet read wrong still comes back flagged for a person (exit code 1: boxes
+    to review, the rules' findings, or a written score that disagrees) rather than clean
+    (exit 0), and how often a sheet read right comes back clean, for comparison."""
+    read = [o for o in outs if not o.error]
+    wrong = [o for o in read if o.silent]
+    right = [o for o in read if not o.silent]
+    print(f"\nsheets with a silent box error: {len(wrong)}, of which came back clean (exit 0, "
+          f"nothing to look at): {sum(o.exit_code == 0 for o in wrong)}; sheets read right "
+          f"that came back clean: {sum(o.exit_code == 0 for o in right)} of {len(right)}")
+
+
 def check_targets(summaries: dict[str, Summary], outs: list[Outcome], jobs: int = 1
                   ) -> list[tuple[str, bool]]:
     """The targets, each with whether it is met (sets not run are left out). With several
@@ -442,6 +458,7 @@ def main() -> int:
             if shown < args.show:
                 print(f"  silent: {o.path}  {rid}: truth {want}, read {got}")
             shown += 1
+    print_flagged(outs)
     failed = [o for o in outs if o.error]
     for o in failed[:args.show]:
         print(f"  failed: {o.path}  {o.error}")
@@ -459,7 +476,8 @@ def main() -> int:
                                     "written": o.written, "name": o.name,
                                     "exact_state": o.exact_state, "ms_total": o.ms_total,
                                     "ms_ocr": o.ms_ocr, "ms_imread": o.ms_imread,
-                                    "stages": o.stages, "warnings": o.warnings}) + "\n")
+                                    "stages": o.stages, "warnings": o.warnings,
+                                    "exit_code": o.exit_code}) + "\n")
         print(f"\nper-sheet report: {args.report}", file=sys.stderr)
     return 2 if args.strict and not ok else 0
 
