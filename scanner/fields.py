@@ -263,9 +263,17 @@ def read_text(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> Fi
     return Field(g.region.id, text, text or None, conf)
 
 
+def blank(field: object) -> bool:
+    """Whether a field's OCR result (its JSON dict) shows nothing written (or is no result:
+    OCR skipped)."""
+    return not isinstance(field, dict) or (field.get("value") is None
+                                           and not field.get("text"))
+
+
 def unsure(field: object) -> bool:
-    """Whether a field's OCR result (its JSON dict) holds writing read too unsurely to use:
-    text with no value, or a value under OCR_TRUST. A field left blank is not unsure."""
-    if not isinstance(field, dict) or (field.get("value") is None and not field.get("text")):
+    """Whether a field's OCR result holds writing read too unsurely to use: text with no
+    value, or a value under OCR_TRUST. A field left blank is not unsure."""
+    if blank(field):
         return False
+    assert isinstance(field, dict)
     return field.get("value") is None or field.get("confidence", 0.0) < OCR_TRUST

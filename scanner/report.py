@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from scanner.fields import blank as blank_field
 from scanner.fields import unsure as unsure_field
 from scanner.pipeline import LINE_NAMES, SheetResult
 from starsheets.errors import ExitCode
@@ -129,8 +130,8 @@ def written_lines(r: SheetResult) -> list[str]:
     agree, unsure = [], []
     for line in r.score.lines:
         o = r.ocr.get(f"score.{line.key}")
-        if not isinstance(o, dict) or (o.get("value") is None and not o.get("text")):
-            continue  # left blank
+        if blank_field(o):
+            continue
         name = LINE_NAMES.get(line.key, line.label)
         if unsure_field(o):
             unsure.append(f"{name} (read \"{o.get('text', '')}\")")
