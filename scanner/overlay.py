@@ -65,17 +65,21 @@ def _page(r: SheetResult, dpi: float) -> np.ndarray:
                 conf = field.get("confidence", 0)
                 sure = conf >= OCR_TRUST
                 label = f"{field['text']}{'' if sure else '?'} ({conf:.2f})"
-                _label(img, label, (p1[0] + 6, p1[1] - 4),
-                       COLOURS["field"] if sure else COLOURS["review"])
+                colour = COLOURS["field"] if sure else COLOURS["review"]
+                if reg.kind == "text":  # above its right end: a wide field has print beside it
+                    _label(img, label, (p1[0], p0[1] - 8), colour, right=True)
+                else:
+                    _label(img, label, (p1[0] + 6, p1[1] - 4), colour)
     return img
 
 
-def _label(img: np.ndarray, text: str, org: tuple[int, int], colour: tuple[int, int, int]
-           ) -> None:
-    """Text on a white chip, kept on the page: readable over the sheet's own print."""
+def _label(img: np.ndarray, text: str, org: tuple[int, int], colour: tuple[int, int, int],
+           right: bool = False) -> None:
+    """Text on a white chip, kept on the page: readable over the sheet's own print. `org`:
+    the text's baseline start (its end when `right`)."""
     font, scale, th = FONT, 0.6, 2
     (w, h), base = cv2.getTextSize(text, font, scale, th)
-    x = min(org[0], img.shape[1] - w - 4)
+    x = min(org[0] - (w if right else 0), img.shape[1] - w - 4)
     y = org[1]
     cv2.rectangle(img, (x - 3, y - h - 3), (x + w + 3, y + base + 1), (255, 255, 255), -1)
     cv2.putText(img, text, (x, y), font, scale, colour, th, cv2.LINE_AA)
