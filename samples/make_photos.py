@@ -37,7 +37,7 @@ class Recipe:
 RECIPES = (
     # a finished career, Commander Vex, whose Missions line is miscounted (33 for 34): the demo's
     Recipe("miscount", 104, "phone-easy", 3.0),
-    Recipe("phone", 204, "phone-easy", 2.4),  # a finished career (Savior)
+    Recipe("phone", 204, "phone-easy", 2.4),  # a finished career (Champion), lines agreeing
     Recipe("scan", 300, "scan-300", 2.4),  # a 300 dpi scan, the name Sam written on it
     Recipe("blank", 428, "phone-easy", 2.4),  # a blank page beside other papers
 )
