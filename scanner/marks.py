@@ -204,18 +204,20 @@ SURE_TICK_P = 0.999  # ... and the other way, on a quiet sheet (QUIET_NOISE), on
 #   seeds 0-2: 131-162 stub ticks a seed, no slash; 300 fresh training-style pages: 925
 #   reviews fewer, the same silent errors (at 0.99 on scans alone: 4 slashes more read as
 #   ticks there)
-FAT_SPAN, FAT_BULGE, FAT_SECOND, FAT_TICK_P = 0.95, 1.1, 0.1, 0.1  # on a sheet as quiet as a
-#   scan, a fat single stroke (a marker's) that crosses this much of its box, widens under
-#   FAT_BULGE, has under FAT_SECOND on a second band and that the model leans to call a
-#   slash (under FAT_TICK_P, where _quiet_slash needs QUIET_SLASH_P) is a slash: the model
-#   learned pens up to 0.75 mm and is unsure of a marker's slash (0.075 on a clean render's,
-#   sent to review). Cached quiet sheets (seeds 0-41): the ticks crossing 0.95 of their box
-#   widen 1.18 or more, or are boxes coloured in; 1 slash read right, nothing else changed.
-#   540 training-style pages drawn at marker widths: 11 slashes read right, no tick changed.
-#   There a marker tick whose short arm is lost in the stroke's width looks the same, and
-#   only the model's doubt keeps it a review: at FAT_TICK_P 0.15, 1 such tick read as a
-#   slash (for 20 slashes); at 0.5, 4 (for 31); ignoring the model, 14 in 60 pages
-#   (session 19)
+FAT_SPAN = 0.95  # a stroke crossing this much of its box runs corner to corner
+#   (_corner_to_corner)
+DARK_LEVEL, DARK_SPAN, DARK_TICK_P, DARK_BULGE = 0.4, 0.8, 0.2, 1.6  # on a sheet as quiet
+#   as a scan, a pen's or a marker's stroke (its darkness over DARK_LEVEL: no pencil) that
+#   crosses this much of its box with nothing off its band (FAR_SLASH), that the model leans
+#   to call a slash (under DARK_TICK_P) and that widens under DARK_BULGE is a slash, however
+#   much of its ink a second band holds (a thick stroke's edges) or however it bends: a
+#   tick's short arm leaves the band or widens its vertex, and a pen's dark tick the model
+#   calls a tick. Session 24, the cached quiet sheets (seeds 0-113 with short-ticks-scan):
+#   11 slashes sent to review read so (pens, markers; widening 1.07-1.55, the model 0-0.19),
+#   no box checked there has it (of the 4,216 that cross, keep their band and width and are
+#   that dark, the model calls none a tick under 0.72). It replaces session 19's
+#   _fat_slash (a marker's stroke corner to corner, widening under 1.1, the model under
+#   0.1), which it holds
 QUIET_BENT, QUIET_SOME = 0.98, 0.1  # ... and one with less of its ink on its band than this
 #   that the model finds somewhat like a tick (this probability) or that widens BULGE_TICK:
 #   review (4 ticks read as slashes on those scans; 1 and 7 of those slashes to review)
@@ -1453,7 +1455,7 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
         return Mark(CHECKED, 0.6, CHECKED, "", f)
     if state == REVIEW and _quiet_model_tick(f, line, cal):
         return Mark(CHECKED, 0.6, CHECKED, "", f)
-    if state == REVIEW and _quiet_one_stroke(f, line, cal):
+    if state == REVIEW and (_quiet_one_stroke(f, line, cal) or _dark_slash(f, line, cal)):
         return Mark(SLASHED, 0.6, SLASHED, "", f)
     if state == REVIEW:
         l2 = line[1] if line else 0.0
@@ -1464,7 +1466,7 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
     if executed and state == SLASHED and _quiet_tick(f, line, cal):
         return Mark(CHECKED, 0.6, CHECKED, "", f)
     if executed and state == SLASHED and _tick_like(f, line, cal):
-        if _quiet_slash(f, line, cal) or _fat_slash(f, line, cal):
+        if _quiet_slash(f, line, cal) or _dark_slash(f, line, cal):
             return Mark(SLASHED, 0.6, SLASHED, "", f)
         if _sure_model_tick(f, cal):
             return Mark(CHECKED, 0.6, CHECKED, "", f)
@@ -1579,17 +1581,16 @@ def _quiet_slash(f: dict[str, float], line: tuple[float, float] | None, cal: Cal
             and f.get("bulge", 1.0) < BULGE_TICK)
 
 
-def _fat_slash(f: dict[str, float], line: tuple[float, float] | None, cal: Calibration
-               ) -> bool:
-    """On a sheet as quiet as a scan, a fat stroke read as one that a tick could look like by
-    its width alone (_tick_like) that is a slash: it runs corner to corner (FAT_SPAN), keeps
-    its width (FAT_BULGE), and nothing of it lies off its band (FAR_SLASH, FAT_SECOND). A
-    tick that long widens at its vertex. The model need only lean to a slash (FAT_TICK_P,
-    not _quiet_slash's QUIET_SLASH_P): a marker is wider than any pen it learned."""
-    return (line is not None and cal.noise < SCAN_NOISE and _inked(f) >= SLASH_MAX_INK
-            and line[1] < FAT_SECOND and f.get("far", 1.0) < FAR_SLASH
-            and f.get("span", 0.0) >= FAT_SPAN and f.get("bulge", 9.0) < FAT_BULGE
-            and f.get("tick_p", 1.0) < FAT_TICK_P)
+def _dark_slash(f: dict[str, float], line: tuple[float, float] | None, cal: Calibration
+                ) -> bool:
+    """On a sheet as quiet as a scan, a pen's or a marker's stroke (DARK_LEVEL) across its
+    box (DARK_SPAN), nothing of it off its band (FAR_SLASH), that the model leans to call a
+    slash (DARK_TICK_P) and that keeps its width near enough (DARK_BULGE): a slash. Dark
+    ink shows a tick's short arm on a scan; the doubt left is the measures' (a thick
+    stroke's edges on a second band, a slight bend), not the mark's."""
+    return (line is not None and cal.noise < SCAN_NOISE and f["level"] >= DARK_LEVEL
+            and f.get("far", 1.0) < FAR_SLASH and f.get("span", 0.0) >= DARK_SPAN
+            and f.get("tick_p", 1.0) < DARK_TICK_P and f.get("bulge", 9.0) < DARK_BULGE)
 
 
 def _quiet_one_stroke(f: dict[str, float], line: tuple[float, float] | None, cal: Calibration
