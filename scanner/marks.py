@@ -1984,7 +1984,8 @@ def _contrast(levels: Sequence[float], t_ink: Sequence[float] | np.ndarray) -> f
                                           1e-6)
 
 
-def require_legible(reading: Reading, source: str, anyway: bool = False) -> str | None:
+def require_legible(reading: Reading, source: str, anyway: bool = False,
+                    square_on: bool = True) -> str | None:
     """Refuse a sheet that could only be read by hand, with the fix:
     - a washed-out or badly blurred photo: the print reads at under WASHED_GAIN of its
       darkness, the outlines' haze in a blank box looks like a mark, and only a mark's
@@ -2005,7 +2006,7 @@ def require_legible(reading: Reading, source: str, anyway: bool = False) -> str 
     - a photo on which over FAINT_TAIL of the sure marks lie under their ink threshold:
       the lightest marks reach the noise there, and some show nothing (_faint_tail).
     With `anyway` (scan --read-anyway) the refusal is returned as a warning instead."""
-    problem = _illegible(reading)
+    problem = _illegible(reading, square_on)
     if problem is None:
         return None
     what, fix = problem
@@ -2014,11 +2015,13 @@ def require_legible(reading: Reading, source: str, anyway: bool = False) -> str 
     return f"read anyway, though {what}: check the whole sheet"
 
 
-def reading_warnings(reading: Reading, source: str, anyway: bool = False) -> list[str]:
+def reading_warnings(reading: Reading, source: str, anyway: bool = False,
+                     square_on: bool = True) -> list[str]:
     """What every sheet's reading warns of: that it was read anyway though illegible
-    (require_legible, which raises without `anyway`), and its faint marks read as marked."""
+    (require_legible, which raises without `anyway`), and its faint marks read as marked.
+    `square_on`: the page was imaged without perspective (scanner.rectify.Fit.square_on)."""
     out = []
-    refused = require_legible(reading, source, anyway)
+    refused = require_legible(reading, source, anyway, square_on)
     if refused:
         out.append(refused)
     if reading.faint:
@@ -2027,10 +2030,11 @@ def reading_warnings(reading: Reading, source: str, anyway: bool = False) -> lis
     return out
 
 
-def _illegible(reading: Reading) -> tuple[str, str] | None:
+def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | None:
     """What makes the sheet illegible (require_legible), and the fix; None if nothing. A
-    sheet as quiet as a scan (SCAN_NOISE) is called a scan, and its fix is a scan's."""
-    scan = reading.calibration.noise < SCAN_NOISE
+    sheet imaged square on (no perspective) and as quiet as a scan (SCAN_NOISE) is called a
+    scan, and its fix is a scan's; a quiet phone photo stays a photo."""
+    scan = square_on and reading.calibration.noise < SCAN_NOISE
     img = "scan" if scan else "photo"
     anyway = "(or scan with --read-anyway and check the sheet by hand)"
     fix = (f"Go over the marks with a darker pen and scan the sheet again {anyway}." if scan

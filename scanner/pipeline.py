@@ -161,7 +161,7 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
     if manifest.kind in SPACER_KINDS:
         from scanner import spacer
 
-        return spacer.read_page(res, canvas, ocr, t, WORKING_DPI, anyway)
+        return spacer.read_page(res, canvas, ocr, t, WORKING_DPI, anyway, f.square_on)
     with t.stage("template"):
         tpl = blank(manifest, WORKING_DPI)
     with t.stage("marks"):
@@ -169,7 +169,7 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
     tracks = ordered_tracks(load_rules(manifest.edition))
     settled = settle(reading.marks, tracks, trust_empty=not reading.light)
     doubt_lone_gaps(reading.marks, tracks)  # (after: a sheet with a gap settles nothing)
-    res.warnings.extend(reading_warnings(reading, res.source, anyway))
+    res.warnings.extend(reading_warnings(reading, res.source, anyway, f.square_on))
     res.marks = reading.marks
     if settled:
         res.warnings.append(f"{len(settled)} unclear box(es) settled by the order their track "

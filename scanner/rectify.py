@@ -26,6 +26,9 @@ from starsheets.errors import NotASheetError
 MIN_MARKERS = 3
 single_thread_blas()
 MAX_RMS_MM = 2.5  # marker corners off a flat sheet by more than this: not one flat sheet
+KEYSTONE_FLAT = 1.002  # a page whose scale varies less than this across it was imaged square
+#   on: a scan (the bench's scans and clean renders measure 1.0000-1.0001, its phone
+#   photos 1.003 and over, even the mild ones tilted under 12 degrees)
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,12 @@ class Fit:
     rms_mm: float  # how far the markers' corners are from where the fit puts them
     markers: tuple[int, ...]
     dpi: float  # the photo's resolution on the sheet (pixels per inch, geometric mean)
+    keystone: float = 1.0  # the largest over the smallest scale at the page's corners
+
+    @property
+    def square_on(self) -> bool:
+        """Imaged without perspective, as a flatbed scanner does (KEYSTONE_FLAT)."""
+        return self.keystone < KEYSTONE_FLAT
 
 
 def _correspondences(corners: Mapping[int, np.ndarray], fiducials: Sequence[Fiducial]
@@ -80,7 +89,18 @@ def fit(corners: Mapping[int, np.ndarray], fiducials: Sequence[Fiducial],
     quad = cv2.perspectiveTransform(np.float64([[[0, 0]], [[w, 0]], [[w, h]], [[0, h]]]), H)
     area_px = abs(cv2.contourArea(quad.reshape(-1, 2).astype(np.float32)))
     dpi = float(np.sqrt(area_px / (w * h / 72 / 72)))
-    return Fit(H, rms, tuple(ids), dpi)
+    return Fit(H, rms, tuple(ids), dpi, keystone(H, page_size))
+
+
+def keystone(H: np.ndarray, page_size: tuple[float, float]) -> float:
+    """How much a homography's scale varies over the page: the largest over the smallest at
+    its corners (1 for an affine map). A homography scales lengths near a point by
+    |h31 x + h32 y + h33| ** -1.5 (times a constant): its Jacobian's determinant goes as the
+    cube of that denominator's inverse."""
+    w, h = page_size
+    den = np.abs(H[2, 0] * np.array([0, w, w, 0]) + H[2, 1] * np.array([0, 0, h, h]) + H[2, 2])
+    scale = den ** -1.5
+    return float(scale.max() / scale.min())
 
 
 def canvas_matrix(page_height: float, dpi: float) -> np.ndarray:

@@ -134,17 +134,17 @@ def which_page(canvas: np.ndarray, manifest: Manifest, dpi: float) -> tuple[int,
 
 # --- one page -------------------------------------------------------------------------------
 def read_page(res: Any, canvas: np.ndarray, ocr: bool, timer: Any, dpi: float,
-              anyway: bool = False) -> Any:
+              anyway: bool = False, square_on: bool = True) -> Any:
     """Read one rectified page of a Spacer form into `res` (a pipeline.SheetResult whose
     kind, code and manifest are set): its marks, fields and page number (`res.spacer`,
     a SpacerPage; `res.review` lists what to check on this page, for its overlay)."""
-    _read_page(res, canvas, ocr, timer, dpi, anyway)
+    _read_page(res, canvas, ocr, timer, dpi, anyway, square_on)
     res.review = list(res.spacer.review)
     return res
 
 
 def _read_page(res: Any, canvas: np.ndarray, ocr: bool, timer: Any, dpi: float,
-               anyway: bool) -> Any:
+               anyway: bool, square_on: bool) -> Any:
     from scanner.ocr import engine
     from starsheets.errors import NotASheetError
 
@@ -160,7 +160,7 @@ def _read_page(res: Any, canvas: np.ndarray, ocr: bool, timer: Any, dpi: float,
     res.manifest = tpl.manifest
     with timer.stage("marks"):
         reading = read_marks(canvas, tpl)
-    res.warnings.extend(reading_warnings(reading, res.source, anyway))
+    res.warnings.extend(reading_warnings(reading, res.source, anyway, square_on))
     res.marks = reading.marks
     res.canvas = canvas
     sp = SpacerPage(page, manifest.pages, scores)

@@ -404,6 +404,32 @@ def test_a_scan_whose_marks_hardly_show_is_called_a_scan() -> None:
     assert "scan the sheet again" in res.error.fix
 
 
+def test_a_quiet_photo_whose_marks_hardly_show_is_called_a_photo() -> None:
+    """A harsh phone photo as quiet as a scan (bench case phone 7, seed 97: its noise under
+    SCAN_NOISE), tilted, refused as too faint: it is called a photo, with a photo's fix,
+    because its page shows perspective (called a scan before session 24)."""
+    case = make_case(case_seed(97, "phone", 7), "phone")
+    res = read(case)
+    assert res.error is not None, res.warnings
+    line = res.error.one_line()
+    assert "too faint to read in this photo" in line and "this scan" not in line, line
+    assert "photo" in res.error.fix
+
+
+def test_a_page_imaged_square_on_has_no_keystone() -> None:
+    """rectify.keystone: 1 for an affine map (a flatbed scan, turned, scaled, sheared), and
+    over KEYSTONE_FLAT once the page is seen at an angle (a photo tilted by 3 degrees)."""
+    from scanner.rectify import KEYSTONE_FLAT, keystone
+
+    page = (612.0, 792.0)
+    turn = np.array([[3.9, -0.2, 100.0], [0.2, 3.9, 80.0], [0.0, 0.0, 1.0]])
+    assert keystone(turn, page) == pytest.approx(1.0)
+    # a camera 0.5 m above the page, tilted 3 degrees: the far edge is 1 cm further away
+    tilt = turn.copy()
+    tilt[2, 1] = (np.tan(np.radians(3.0)) * 792 / 2) / (500 / 25.4 * 72) / 792 * 2
+    assert keystone(tilt, page) > KEYSTONE_FLAT
+
+
 @pytest.mark.parametrize(("seed", "profile", "index"), [
     (11, "phone", 25), (22, "phone-easy", 7),
 ])
