@@ -41,6 +41,8 @@ from scanner.order import doubt_lone_gaps, settle
 from scanner.rectify import fit, require_markers, warp
 from scanner.template import blank
 from scanner.triage import FormPage, PageError, PageImage, pages
+from scanner.written import DIFFERS, WrittenLine
+from scanner.written import compare as compare_written
 from starsheets.errors import InputFileError, NotASheetError, StarsheetsError
 
 WORKING_DPI = 200.0  # the rectified canvas: a 3.5 mm box is 28 px
@@ -81,13 +83,18 @@ class SheetResult:
     review: list[str] = field(default_factory=list)
     timing: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
-    checks: list[str] = field(default_factory=list)  # written score vs computed
+    written: list[WrittenLine] = field(default_factory=list)  # score lines the player wrote
     error: StarsheetsError | None = None
     canvas: np.ndarray | None = None  # the rectified sheet (for the overlay)
     manifest: Any = None
     from_form: bool = False
     spacer: Any = None  # Spacer forms: scanner.spacer.SpacerPage (a page) or SpacerForm
     identified: str = ""  # how the sheet code was found: scanner.identify.Identity.method
+
+    @property
+    def checks(self) -> list[str]:
+        """The written score lines that differ from the sheet's, in the player's words."""
+        return [w.message() for w in self.written if w.status == DIFFERS]
 
 
 class _Timer:
@@ -237,7 +244,7 @@ def _finish(res: SheetResult, written: dict[str, str | int | None]) -> None:
     res.findings = validate_state(res.state, rules)
     if "skipped" in res.ocr:  # no name was read, which is not the same as none written
         res.findings = [f for f in res.findings if f.get("code") != "no-name"]
-    res.checks = written_checks(res.score, written)
+    res.written = compare_written(res.score, res.ocr)
 
 
 def validate_state(state: Any, rules: Any) -> list[dict[str, Any]]:
@@ -246,24 +253,6 @@ def validate_state(state: Any, rules: Any) -> list[dict[str, Any]]:
     from game.opial.validate import validate
 
     return [dict(f.to_dict()) for f in validate(state, rules)]
-
-
-LINE_NAMES = {"tours_bonus": "Tours bonus", "final_promotion": "Final promotion",
-              "rank_bonus": "Rank bonus", "missions": "Missions", "skills": "Skills",
-              "medals": "Medals", "total": "Grand total"}
-
-
-def written_checks(sc: Any, written: dict[str, str | int | None]) -> list[str]:
-    """Compare the score lines the player wrote (read with confidence) with the sheet's."""
-    out = []
-    for line in sc.lines:
-        v = written.get(f"score.{line.key}")
-        if isinstance(v, int) and v != line.points:
-            diff = v - line.points
-            name = LINE_NAMES.get(line.key, line.label)
-            out.append(f"you wrote {v}; the sheet scores {line.points} — {name} line is off "
-                       f"by {abs(diff)}")
-    return out
 
 
 def form_result(form: FormPage) -> SheetResult:

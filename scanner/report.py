@@ -2,7 +2,9 @@
 
 JSON (one object per sheet found; `starsheets scan --json` prints an array of them):
     source, kind, edition, code, marks {id: {state, confidence}}, state, findings,
-    score, ocr, review, timing, warnings   (+ error {message, exit_code} for a failure)
+    score, ocr, written, review, timing, warnings   (+ error {message, exit_code} for a
+    failure). `written`: the score lines the player wrote, each {line, status (agrees,
+    differs or unsure), read, wrote, scores} (scanner.written).
     Spacer forms add pages, missing_pages, review_why (scanner.spacer.json_extra); their
     score is null and their state the character or setting.
 """
@@ -12,9 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from scanner.fields import blank as blank_field
-from scanner.fields import unsure as unsure_field
-from scanner.pipeline import LINE_NAMES, SheetResult
+from scanner.pipeline import SheetResult
+from scanner.written import AGREES, UNSURE
 from starsheets.errors import ExitCode
 
 INFO_SEVERITIES = ("info", "note", "ok")
@@ -43,6 +44,7 @@ def to_json(r: SheetResult) -> dict[str, Any]:
         "findings": findings,
         "score": r.score.to_dict() if r.score is not None else None,
         "ocr": r.ocr,
+        "written": [w.to_dict() for w in r.written],
         "review": list(r.review),
         "timing": dict(r.timing),
         "warnings": list(r.warnings),
@@ -122,25 +124,12 @@ def summary(r: SheetResult) -> list[str]:
 
 
 def written_lines(r: SheetResult) -> list[str]:
-    """What became of the score lines the player wrote: those read for sure that agree with
-    the sheet, and those read too unsurely to compare (to check by hand). A line that
-    disagrees is in `r.checks`; a line left blank is not mentioned."""
-    if r.score is None:
-        return []
-    agree, unsure = [], []
-    for line in r.score.lines:
-        o = r.ocr.get(f"score.{line.key}")
-        if blank_field(o):
-            continue
-        name = LINE_NAMES.get(line.key, line.label)
-        if unsure_field(o):
-            unsure.append(f"{name} (read \"{o.get('text', '')}\")")
-        elif o["value"] == line.points:
-            agree.append(name)
+    """The score lines the player wrote that agree with the sheet, and those read too
+    unsurely to compare (to check by hand). A line that differs is in `r.checks`."""
     out = []
-    if agree:
-        out.append(f"  written score agrees with the sheet: {', '.join(agree)}")
-    if unsure:
-        out.append(f"  written score not read for sure (compare it by hand): "
-                   f"{', '.join(unsure)}")
+    for status, head in ((AGREES, "written score agrees with the sheet"),
+                         (UNSURE, "written score not read for sure (compare it by hand)")):
+        names = [w.message() for w in r.written if w.status == status]
+        if names:
+            out.append(f"  {head}: {', '.join(names)}")
     return out

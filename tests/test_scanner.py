@@ -1001,6 +1001,33 @@ def test_light_ticks_among_dark_pen_marks_are_never_read_empty(shade: int,
             (CHECKED, "review")] == []
 
 
+def test_each_written_score_line_agrees_differs_or_is_unsure() -> None:
+    """scanner.written.compare: a line read for sure agrees or differs (said in the player's
+    words), one read unsurely is to compare by hand, one left blank is not mentioned."""
+    from game.opial.scoring import score
+    from scanner.written import AGREES, DIFFERS, UNSURE, compare
+
+    sc = score(dan(), load_rules("later"))
+    pts = {line.key: line.points for line in sc.lines}
+    ocr = {"score.missions": {"text": str(pts["missions"] - 3), "value": pts["missions"] - 3,
+                              "confidence": 0.95},
+           "score.skills": {"text": str(pts["skills"]), "value": pts["skills"],
+                            "confidence": 0.95},
+           "score.medals": {"text": "4?", "value": None, "confidence": 0.0},
+           "score.total": {"text": "", "value": None, "confidence": 0.0}}
+    got = {w.key: w for w in compare(sc, ocr)}
+    assert sorted(got) == ["medals", "missions", "skills"]
+    assert got["skills"].status == AGREES and got["medals"].status == UNSURE
+    assert got["missions"].status == DIFFERS
+    assert got["missions"].message() == (f"you wrote {pts['missions'] - 3}; the sheet scores "
+                                         f"{pts['missions']} — Missions line is off by 3")
+    assert got["medals"].message() == 'Medals (read "4?")'
+    assert got["missions"].to_dict() == {"line": "missions", "status": "differs",
+                                         "read": str(pts["missions"] - 3),
+                                         "wrote": pts["missions"] - 3,
+                                         "scores": pts["missions"]}
+
+
 @pytest.mark.parametrize(("field", "want"), [
     ({"text": "", "value": None, "confidence": 0.0}, False),  # left blank
     ({"text": "33", "value": 33, "confidence": 1.0}, False),  # read for sure

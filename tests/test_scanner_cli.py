@@ -156,7 +156,8 @@ def test_batch_goes_on_past_a_bad_file_json(tmp_path: Path, cli: Cli) -> None:
     assert "error" in out[0] and out[0]["error"]["exit_code"] == ExitCode.INPUT_FILE
     sheet = out[1]
     assert set(sheet) == {"source", "kind", "edition", "code", "marks", "state", "findings",
-                          "score", "ocr", "review", "timing", "warnings"}
+                          "score", "ocr", "written", "review", "timing", "warnings"}
+    assert sheet["written"] == []  # (OCR turned off: no score line read)
     assert sheet["kind"] == "opial-career" and sheet["edition"] == "later"
     assert sheet["code"] == "SS1:OPIAL-CAREER:LATER:LETTER:L1"
     assert sheet["marks"]["mission.security.1"] == {"state": "slashed",
@@ -350,6 +351,7 @@ def test_the_overlay_header_sits_above_the_page_and_names_a_miscount() -> None:
     from game.opial.state import CareerState
     from scanner import overlay
     from scanner.pipeline import SheetResult
+    from scanner.written import DIFFERS, WrittenLine
 
     m = sheets.layout("career", "later", "letter")
     h, w = round(m.page_size[1] * DPI / 72), round(m.page_size[0] * DPI / 72)
@@ -357,7 +359,8 @@ def test_the_overlay_header_sits_above_the_page_and_names_a_miscount() -> None:
     state = CareerState.from_dict(json.loads((ROOT / "samples" / "dan-tour3.json").read_text()))
     res.score = score(state, load_rules("later"))
     plain = overlay.render(res, DPI)
-    res.checks = ["you wrote 12; the sheet scores 10 — Grand total line is off by 2"]
+    res.written = [WrittenLine("total", "Grand total", DIFFERS, "12", 12, 10)]
+    assert res.checks == ["you wrote 12; the sheet scores 10 — Grand total line is off by 2"]
     told = overlay.render(res, DPI)
     assert plain.shape[1] == told.shape[1] == w
     assert told.shape[0] - h > plain.shape[0] - h > 0  # one more line in the band
