@@ -215,7 +215,10 @@ DARK_LEVEL, DARK_SPAN, DARK_TICK_P, DARK_BULGE = 0.4, 0.8, 0.2, 1.6  # on a shee
 #   calls a tick. Session 24, the cached quiet sheets (seeds 0-113 with short-ticks-scan):
 #   11 slashes sent to review read so (pens, markers; widening 1.07-1.55, the model 0-0.19),
 #   no box checked there has it (of the 4,216 that cross, keep their band and width and are
-#   that dark, the model calls none a tick under 0.72). It replaces session 19's
+#   that dark, the model calls none a tick under 0.72). Either model may say so: the
+#   pens' model calls two thin markers' slashes on scans ticks (0.71, 0.78), the fat marks'
+#   slashes (0.05, 0.08); of the 555 ticks there that the model was asked of, neither
+#   model calls one a tick under 0.72. It replaces session 19's
 #   _fat_slash (a marker's stroke corner to corner, widening under 1.1, the model under
 #   0.1), which it holds
 QUIET_BENT, QUIET_SOME = 0.98, 0.1  # ... and one with less of its ink on its band than this
@@ -1587,10 +1590,13 @@ def _dark_slash(f: dict[str, float], line: tuple[float, float] | None, cal: Cali
     box (DARK_SPAN), nothing of it off its band (FAR_SLASH), that the model leans to call a
     slash (DARK_TICK_P) and that keeps its width near enough (DARK_BULGE): a slash. Dark
     ink shows a tick's short arm on a scan; the doubt left is the measures' (a thick
-    stroke's edges on a second band, a slight bend), not the mark's."""
+    stroke's edges on a second band, a slight bend), not the mark's. Either model may say
+    so: a thin marker's stroke inks too little of its box to be asked of the fat marks'
+    model first (`thick_p`: that model's answer for a dark stroke the pens' was asked of)."""
+    p = min(f.get("tick_p", 1.0), f.get("thick_p", 1.0))
     return (line is not None and cal.noise < SCAN_NOISE and f["level"] >= DARK_LEVEL
             and f.get("far", 1.0) < FAR_SLASH and f.get("span", 0.0) >= DARK_SPAN
-            and f.get("tick_p", 1.0) < DARK_TICK_P and f.get("bulge", 9.0) < DARK_BULGE)
+            and p < DARK_TICK_P and f.get("bulge", 9.0) < DARK_BULGE)
 
 
 def _quiet_one_stroke(f: dict[str, float], line: tuple[float, float] | None, cal: Calibration
@@ -1860,7 +1866,10 @@ def _strokes(d: np.ndarray, over: np.ndarray, st: Stack, k: int, f: dict[str, fl
     f.update(shape)
     if _stroke_state(True, line, shape["far"]) != CHECKED:  # what the model may weigh in on
         thick = _inked(f) >= SLASH_MAX_INK  # a marker's, or a pen's gone fat
-        f["tick_p"] = round(tick_probability(_box_ink(d, over, st, k, f), thick), 3)
+        ink = _box_ink(d, over, st, k, f)
+        f["tick_p"] = round(tick_probability(ink, thick), 3)
+        if not thick and f["level"] >= DARK_LEVEL:  # a thin marker's too? (_dark_slash)
+            f["thick_p"] = round(tick_probability(ink, True), 3)
     return line
 
 
