@@ -872,6 +872,17 @@ def test_what_a_dark_stroke_needs_to_be_a_slash() -> None:
     assert classify({**f, "far": 0.03}, True, line, scan).state == REVIEW  # ink off its band
 
 
+def test_a_pale_tick_the_model_calls_a_tick_at_0_91_is_no_silent_slash() -> None:
+    """A pale pencil tick whose short arm is cut short, on a scan (bench case short-ticks-scan
+    32, seed 97): one straight stroke across the box to the rules, a tick at 0.91 to the
+    model. Read silently as a slash (a success read as a failed mission) until session 24,
+    when the model's veto came down from 0.95 to 0.9: a review."""
+    case = make_case(case_seed(97, "short-ticks-scan", 32), "short-ticks-scan")
+    m = read(case).marks["mission.contact_civilization.3"]
+    assert case.truth["mission.contact_civilization.3"] == CHECKED
+    assert m.state in (CHECKED, REVIEW), m
+
+
 def test_a_thin_marker_slash_the_pens_model_calls_a_tick_is_a_slash_on_a_scan() -> None:
     """A marker's slash on a 300 dpi scan (bench case scan-300 3, seed 41) inking 37 % of
     its box, under the share at which the fat marks' model is asked first: the pens' model
