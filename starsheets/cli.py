@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 import traceback
 
@@ -36,10 +37,21 @@ def _register() -> None:
 _register()
 
 
+def _quiet_libraries(verbose: bool) -> None:
+    """Libraries' log lines (pypdf's "EOF marker not found" on a damaged PDF) stay off
+    stderr, where the one-line error says what is wrong; with -v they show."""
+    root = logging.getLogger()
+    if verbose:
+        logging.basicConfig(level=logging.WARNING, format="starsheets: %(name)s: %(message)s")
+    elif not root.handlers:
+        root.addHandler(logging.NullHandler())
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI; user errors become one line on stderr and an exit code."""
     args = sys.argv[1:] if argv is None else argv
     verbose = "-v" in args or "--verbose" in args
+    _quiet_libraries(verbose)
     try:
         rv = cli.main(args=args, prog_name="starsheets", standalone_mode=False)
     except StarsheetsError as e:

@@ -17,7 +17,9 @@ def read_bytes(path: str | Path, what: str = "file") -> bytes:
     if not p.exists():
         raise InputFileError(f"{what} not found: {p}", "Check the path and try again.")
     if p.is_dir():
-        raise InputFileError(f"{p} is a directory, not a {what}", "Give the path of a file.")
+        article = "an" if what[:1].lower() in "aeiou" else "a"
+        raise InputFileError(f"{p} is a directory, not {article} {what}",
+                             "Give the path of a file.")
     try:
         return p.read_bytes()
     except PermissionError:

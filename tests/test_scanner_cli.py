@@ -117,7 +117,8 @@ BAD = {
 }
 
 
-@pytest.mark.parametrize("name", ["text.jpg", "cut.jpg", "locked.pdf", "cat.jpg"])
+@pytest.mark.parametrize("name", ["text.jpg", "cut.jpg", "corrupt.pdf", "locked.pdf",
+                                  "cat.jpg"])
 def test_bad_input_child_process(tmp_path: Path, name: str) -> None:
     make, code, words = BAD[name]
     (tmp_path / name).write_bytes(make())
@@ -139,7 +140,7 @@ def test_bad_inputs(tmp_path: Path, cli: Cli, name: str) -> None:
 
 def test_directory_and_missing_path(tmp_path: Path, cli: Cli) -> None:
     r = cli("scan", str(tmp_path))
-    assert r.returncode == ExitCode.INPUT_FILE and b"directory" in r.stderr
+    assert r.returncode == ExitCode.INPUT_FILE and b"a directory, not an image" in r.stderr
     r = cli("scan", str(tmp_path / "nope.jpg"))
     assert r.returncode == ExitCode.INPUT_FILE and b"not found" in r.stderr
 
