@@ -210,21 +210,26 @@ SURE_TICK_P = 0.999  # ... and the other way, on a quiet sheet (QUIET_NOISE), on
 #   ticks there)
 FAT_SPAN = 0.95  # a stroke crossing this much of its box runs corner to corner
 #   (_corner_to_corner)
-DARK_LEVEL, DARK_SPAN, DARK_TICK_P, DARK_BULGE = 0.4, 0.8, 0.2, 1.6  # on a sheet as quiet
-#   as a scan, a pen's or a marker's stroke (its darkness over DARK_LEVEL: no pencil) that
-#   crosses this much of its box with nothing off its band (FAR_SLASH), that the model leans
-#   to call a slash (under DARK_TICK_P) and that widens under DARK_BULGE is a slash, however
-#   much of its ink a second band holds (a thick stroke's edges) or however it bends: a
-#   tick's short arm leaves the band or widens its vertex, and a pen's dark tick the model
-#   calls a tick. Session 24, the cached quiet sheets (seeds 0-113 with short-ticks-scan):
-#   11 slashes sent to review read so (pens, markers; widening 1.07-1.55, the model 0-0.19),
-#   no box checked there has it (of the 4,216 that cross, keep their band and width and are
-#   that dark, the model calls none a tick under 0.72). Either model may say so: the
-#   pens' model calls two thin markers' slashes on scans ticks (0.71, 0.78), the fat marks'
-#   slashes (0.05, 0.08); of the 555 ticks there that the model was asked of, neither
-#   model calls one a tick under 0.72. It replaces session 19's
-#   _fat_slash (a marker's stroke corner to corner, widening under 1.1, the model under
-#   0.1), which it holds
+DARK_LEVEL, DARK_SPAN = 0.4, 0.8  # on a sheet as quiet as a scan, a pen's or a marker's
+#   stroke (its darkness over DARK_LEVEL: no pencil) that crosses this much of its box with
+#   nothing off its band (FAR_SLASH) is a slash, however much of its ink a second band holds
+#   (a thick stroke's edges) or however it bends, when the model leans to a slash and the
+#   stroke keeps its width (DARK_TICK_P, DARK_BULGE), or when the model is sure of a slash
+#   and the stroke widens less than a tick's vertex does (DARK_SURE_P, DARK_WIDE): a tick's
+#   short arm leaves the band or widens its vertex, and a pen's dark tick the model calls a
+#   tick. Either model may say so: a thin marker's stroke (inking under SLASH_MAX_INK) is
+#   asked of the pens' model first, which calls two such slashes on scans ticks (0.71,
+#   0.78) where the fat marks' model calls them slashes (0.05, 0.08). Session 24, the
+#   cached sheets of the fourteen seeds with their short-ticks sets: 13 slashes sent to
+#   review on scans read so (pens and markers), and 3 on phone photos as quiet as a scan;
+#   no tick the models were asked of has it, on those scans or on any of the 2,520 photos
+#   (there even ignoring the photo's noise, where 115 slashes left to review would read
+#   so). At 0.2 with any widening under 1.6, a short-armed tick over "+2" on a quiet phone
+#   photo (the pens' model 0.14, widening 1.36) read as a slash: the one such tick. It
+#   replaces session 19's _fat_slash (a marker's stroke corner to corner, widening under
+#   1.1, the model under 0.1), which it holds
+DARK_TICK_P, DARK_BULGE = 0.2, 1.25
+DARK_SURE_P, DARK_WIDE = 0.01, 1.6
 QUIET_BENT, QUIET_SOME = 0.98, 0.1  # ... and one with less of its ink on its band than this
 #   that the model finds somewhat like a tick (this probability) or that widens BULGE_TICK:
 #   review (4 ticks read as slashes on those scans; 1 and 7 of those slashes to review)
@@ -1592,15 +1597,17 @@ def _dark_slash(f: dict[str, float], line: tuple[float, float] | None, cal: Cali
                 ) -> bool:
     """On a sheet as quiet as a scan, a pen's or a marker's stroke (DARK_LEVEL) across its
     box (DARK_SPAN), nothing of it off its band (FAR_SLASH), that the model leans to call a
-    slash (DARK_TICK_P) and that keeps its width near enough (DARK_BULGE): a slash. Dark
+    slash while it keeps its width (DARK_TICK_P, DARK_BULGE), or is sure of while it widens
+    less than a vertex (DARK_SURE_P, DARK_WIDE): a slash. Dark
     ink shows a tick's short arm on a scan; the doubt left is the measures' (a thick
     stroke's edges on a second band, a slight bend), not the mark's. Either model may say
     so: a thin marker's stroke inks too little of its box to be asked of the fat marks'
     model first (`thick_p`: that model's answer for a dark stroke the pens' was asked of)."""
-    p = min(f.get("tick_p", 1.0), f.get("thick_p", 1.0))
+    p, bulge = min(f.get("tick_p", 1.0), f.get("thick_p", 1.0)), f.get("bulge", 9.0)
     return (line is not None and cal.noise < SCAN_NOISE and f["level"] >= DARK_LEVEL
             and f.get("far", 1.0) < FAR_SLASH and f.get("span", 0.0) >= DARK_SPAN
-            and p < DARK_TICK_P and f.get("bulge", 9.0) < DARK_BULGE)
+            and ((p < DARK_TICK_P and bulge < DARK_BULGE)
+                 or (p < DARK_SURE_P and bulge < DARK_WIDE)))
 
 
 def _quiet_one_stroke(f: dict[str, float], line: tuple[float, float] | None, cal: Calibration
