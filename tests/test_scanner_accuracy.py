@@ -672,7 +672,11 @@ def test_what_ink_neither_one_stroke_nor_two_needs_to_be_a_slash() -> None:
     scan = _quiet_cal(0.004, 0.65)
     photo = _quiet_cal(0.009, 0.65)
     assert classify(f, True, line, scan).state == SLASHED
-    assert classify(f, True, line, photo).state == REVIEW  # not as quiet as a scan
+    # not as quiet as a scan: a pencil's stays a review, a pen's is a dark slash (under
+    # QUIET_NOISE), and on a noisier photo a review too
+    assert classify({**f, "level": 0.35}, True, line, photo).state == REVIEW
+    assert classify(f, True, line, photo).state == SLASHED
+    assert classify(f, True, line, _quiet_cal(0.015, 0.65)).state == REVIEW
     assert classify({**f, "tick_p": 0.3}, True, line, scan).state == REVIEW  # the model unsure
     wide = {**f, "bulge": 1.5}  # a vertex: a tick, unless the model calls it a slash
     assert classify({**wide, "tick_p": 0.3}, True, line, scan).state == CHECKED
@@ -802,7 +806,8 @@ def test_what_the_models_slash_needs_to_be_on_a_scan() -> None:
     assert doubted_stroke(0.004, tick_p=0.036, bulge=1.45) == REVIEW
     assert doubted_stroke(0.004, tick_p=0.005, bulge=1.45) == SLASHED
     assert doubted_stroke(0.004, tick_p=0.25) == REVIEW
-    assert doubted_stroke(0.009, tick_p=0.036) == REVIEW  # a photo
+    assert doubted_stroke(0.009, tick_p=0.036) == SLASHED  # a quiet photo (QUIET_NOISE)
+    assert doubted_stroke(0.015, tick_p=0.036) == REVIEW  # a noisier one
 
 
 @pytest.mark.parametrize(("index", "rid"), [(33, "mission.science.1"), (4, "mission.trade.1")])
@@ -852,7 +857,7 @@ def test_a_marker_slash_corner_to_corner_on_a_clean_render_is_a_slash() -> None:
 
 def test_what_a_dark_stroke_needs_to_be_a_slash() -> None:
     """_dark_slash, through classify: the features of 21_clean_0019's marker slash, and each
-    sign that keeps such a stroke a review."""
+    sign that keeps such a stroke a review (a photo noisier than QUIET_NOISE among them)."""
     from scanner.marks import classify
 
     f = {"n": 494.0, "ink": 0.522, "faint": 0.551, "centre": 0.84, "level": 0.854,
@@ -860,13 +865,14 @@ def test_what_a_dark_stroke_needs_to_be_a_slash() -> None:
          "end_gap": 0.02, "bulge": 1.027, "split": 0.215, "tick_p": 0.075}
     line = (0.961, 0.039)
     scan = _quiet_cal(0.004, 0.85)
-    photo = _quiet_cal(0.009, 0.85)
+    photo = _quiet_cal(0.015, 0.85)
     assert classify(f, True, line, scan).state == SLASHED
+    assert classify(f, True, line, _quiet_cal(0.009, 0.85)).state == SLASHED  # a quiet photo
     assert classify({**f, "span": 0.85, "bulge": 1.2}, True, line, scan).state == SLASHED
     # widening more than that: only with the model sure of a slash, and short of a vertex's
     assert classify({**f, "bulge": 1.5}, True, line, scan).state == REVIEW
     assert classify({**f, "bulge": 1.5, "tick_p": 0.005}, True, line, scan).state == SLASHED
-    assert classify(f, True, line, photo).state == REVIEW  # not as quiet as a scan
+    assert classify(f, True, line, photo).state == REVIEW  # a noisy photo
     assert classify({**f, "tick_p": 0.2}, True, line, scan).state == REVIEW  # the model unsure
     # either model may call it a slash: the fat marks' too, for a thin marker's stroke
     assert classify({**f, "tick_p": 0.75, "thick_p": 0.08}, True, line, scan).state == SLASHED
