@@ -1601,10 +1601,10 @@ def _dark_slash(f: dict[str, float], line: tuple[float, float] | None, cal: Cali
     box (DARK_SPAN), nothing of it off its band (FAR_SLASH), that the model leans to call a
     slash while it keeps its width (DARK_TICK_P, DARK_BULGE), or is sure of while it widens
     less than a vertex (DARK_SURE_P, DARK_WIDE): a slash. Dark ink shows a tick's short
-    arm on a scan or a clean photo; the doubt left is the measures' (a thick stroke's edges on a second
-    band, a slight bend), not the mark's. Either model may say so: a thin marker's stroke
-    inks too little of its box to be asked of the fat marks' model first (`thick_p`: that
-    model's answer for a dark stroke the pens' was asked of)."""
+    arm on a scan or a clean photo; the doubt left is the measures' (a thick stroke's edges
+    on a second band, a slight bend), not the mark's. Either model may say so: a thin
+    marker's stroke inks too little of its box to be asked of the fat marks' model first
+    (`thick_p`: that model's answer for a dark stroke the pens' was asked of)."""
     p, bulge = min(f.get("tick_p", 1.0), f.get("thick_p", 1.0)), f.get("bulge", 9.0)
     return (line is not None and cal.noise < QUIET_NOISE and f["level"] >= DARK_LEVEL
             and f.get("far", 1.0) < FAR_SLASH and f.get("span", 0.0) >= DARK_SPAN
