@@ -226,8 +226,9 @@ def _bubble_groups(res: SheetResult) -> None:
             res.warnings.append(f"no {group} option marked: the default is assumed")
 
 
-def _finish(res: SheetResult, written: dict[str, str | int | None]) -> None:
-    """Marks -> career state -> validation, score and the written-score check."""
+def _finish(res: SheetResult, fields: dict[str, str | int | None]) -> None:
+    """Marks -> career state -> validation, score and the written-score check. `fields`:
+    the written fields' values read for sure (the name, score digits)."""
     from game.opial.marks import marks_to_state
     from game.opial.rules import load_rules
     from game.opial.scoring import score
@@ -237,7 +238,7 @@ def _finish(res: SheetResult, written: dict[str, str | int | None]) -> None:
         _bubble_groups(res)
     values: dict[str, str | int | None] = {rid: (m.likely if m.state == REVIEW else m.state)
                                            for rid, m in res.marks.items()}
-    values.update(written)
+    values.update(fields)
     res.review = [rid for rid, m in res.marks.items() if m.state == REVIEW]
     res.state = marks_to_state(values, rules)
     res.score = score(res.state, rules)

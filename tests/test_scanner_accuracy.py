@@ -392,28 +392,24 @@ def test_sheet_whose_marks_hardly_show_is_refused() -> None:
     assert "photo" in res.error.one_line() and "photo" in res.error.fix
 
 
-def test_a_scan_whose_marks_hardly_show_is_called_a_scan() -> None:
-    """A photocopy of pale, thin pencil scanned at 150 dpi (bench case scan-150 4, seed 83:
-    its typical mark 1.02x its ink threshold) is refused as too faint, in a scan's words
-    with a scan's fix: no photo was taken, so "take a sharper photo" would be no help."""
-    case = make_case(case_seed(83, "scan-150", 4), "scan-150")
+@pytest.mark.parametrize(("seed", "profile", "index", "says", "never", "fix"), [
+    # a photocopy of pale, thin pencil scanned at 150 dpi (its typical mark 1.02x its ink
+    # threshold): no photo was taken, so "take a sharper photo" would be no help
+    (83, "scan-150", 4, "too faint to read in this scan", "photo", "scan the sheet again"),
+    # a harsh phone photo as quiet as a scan (noise under SCAN_NOISE), tilted: its page
+    # shows perspective, so it stays a photo (called a scan before session 24)
+    (97, "phone", 7, "too faint to read in this photo", "this scan", "photo"),
+])
+def test_a_sheet_whose_marks_hardly_show_is_called_what_it_is(
+        seed: int, profile: str, index: int, says: str, never: str, fix: str) -> None:
+    """A sheet refused as too faint is called a scan, with a scan's fix, only when it is
+    imaged square on and as quiet as a scan; else a photo, with a photo's fix."""
+    case = make_case(case_seed(seed, profile, index), profile)
     res = read(case)
     assert res.error is not None, res.warnings
     line = res.error.one_line()
-    assert "too faint to read in this scan" in line and "photo" not in line, line
-    assert "scan the sheet again" in res.error.fix
-
-
-def test_a_quiet_photo_whose_marks_hardly_show_is_called_a_photo() -> None:
-    """A harsh phone photo as quiet as a scan (bench case phone 7, seed 97: its noise under
-    SCAN_NOISE), tilted, refused as too faint: it is called a photo, with a photo's fix,
-    because its page shows perspective (called a scan before session 24)."""
-    case = make_case(case_seed(97, "phone", 7), "phone")
-    res = read(case)
-    assert res.error is not None, res.warnings
-    line = res.error.one_line()
-    assert "too faint to read in this photo" in line and "this scan" not in line, line
-    assert "photo" in res.error.fix
+    assert says in line and never not in line, line
+    assert fix in res.error.fix
 
 
 def test_a_page_imaged_square_on_has_no_keystone() -> None:
