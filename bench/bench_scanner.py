@@ -49,6 +49,7 @@ SETS: dict[str, tuple[str, int]] = {
     "clean": ("clean", 20),
     "short-ticks": ("short-ticks", 40),
     "short-ticks-scan": ("short-ticks-scan", 40),
+    "phone-vga": ("phone-vga", 40),
 }
 DEFAULT_SETS = ("phone", "phone-easy", "scan-150", "scan-300", "scan-600", "clean")
 REVIEW = "review"

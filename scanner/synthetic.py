@@ -66,8 +66,8 @@ VERSION = "5"  # bump when the same seed would give a different case
 KIND = "opial-career"
 # (new ones last: a profile's index seeds its cases)
 PROFILES = ("phone", "phone-easy", "corner-cut", "scan", "scan-150", "scan-300", "scan-600",
-            "clean", "short-ticks", "short-ticks-scan")
-PHOTO_PROFILES = ("phone", "phone-easy", "corner-cut", "short-ticks")
+            "clean", "short-ticks", "short-ticks-scan", "phone-vga")
+PHOTO_PROFILES = ("phone", "phone-easy", "corner-cut", "short-ticks", "phone-vga")
 SCAN_PROFILES = ("scan", "scan-150", "scan-300", "scan-600", "short-ticks-scan")
 SHORT_TICKS = ("short-ticks", "short-ticks-scan")  # ticks drawn with short arms (_short_arms)
 RENDER_DPIS = (75, 100, 150, 200, 250, 300)  # the page is rasterised at one of these
@@ -299,6 +299,7 @@ def _content(rng: np.random.Generator, rules: Rules) -> tuple[CareerState, Truth
 TOOLS = ("pen", "clean", "pencil", "marker")
 TOOL_WEIGHTS = {"phone": (0.55, 0.08, 0.17, 0.20), "phone-easy": (0.65, 0.15, 0.08, 0.12),
                 "corner-cut": (0.65, 0.15, 0.08, 0.12), "short-ticks": (0.65, 0.15, 0.08, 0.12),
+                "phone-vga": (0.55, 0.08, 0.17, 0.20),
                 "scan": (0.6, 0.15, 0.12, 0.13),
                 "clean": (0.5, 0.3, 0.1, 0.1)}
 PEN_COLOURS = {"blue": INKS["blue"], "black": INKS["black"], "blue-gel": (0.08, 0.16, 0.48),
@@ -820,6 +821,12 @@ PHOTO_SPECS = {
                             (0.0, 0.6), 0.15, 0.2, 0.15, (0.3, 0.2), 0.35, (0.9, 1.08),
                             (0.2, 0.8), 0.2, (1.0, 3.0), (80, 95), 0.3),
 }
+# the smallest photo the scanner is asked to read: 640x480 (an old or messaging-app
+# camera), the sheet filling the frame as anyone taking such a photo would frame it
+PHOTO_SPECS["phone-vga"] = PhotoSpec((((640, 480), 1.0),), 0.0, 0.5, 5.0, 12.0, (0.65, 1.0),
+                                     (0.86, 0.97), (0.0, 0.6), 0.15, 0.3, 0.2, (0.3, 0.3),
+                                     0.35, (0.85, 1.1), (0.2, 0.8), 0.2, (1.0, 3.0), (60, 92),
+                                     0.3)
 PHOTO_SPECS["corner-cut"] = PHOTO_SPECS["short-ticks"] = PHOTO_SPECS["phone-easy"]
 
 
