@@ -25,6 +25,8 @@ import numpy as np
 from scanner import fields as fieldreader
 from scanner.identify import identify
 from scanner.locate import locate
+from scanner.lowres import LOW_RES_DPI, digits_confidence, doubt_low_resolution
+from scanner.lowres import require_legible as require_low_res_legible
 from scanner.marks import (
     CANCELLED,
     CHECKED,
@@ -46,7 +48,8 @@ from scanner.written import compare as compare_written
 from starsheets.errors import InputFileError, NotASheetError, StarsheetsError
 
 WORKING_DPI = 200.0  # the rectified canvas: a 3.5 mm box is 28 px
-MIN_DPI = 60.0  # a sheet smaller than this in the photo is refused
+MIN_DPI = 60.0  # a sheet smaller than this in the photo is refused ...
+MIN_DPI_CAREER = 40.0  # ... but a career page (boxes only, scanner.lowres under 60)
 LOW_DPI = 110.0  # below this, a warning: marks may go to review
 READABLE_KINDS = ("opial-career", "spacer-character", "spacer-setting")
 SPACER_KINDS = ("spacer-character", "spacer-setting")  # read by scanner.spacer
@@ -151,7 +154,7 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
             raise NotASheetError(f"{page.source}: the corner markers do not lie on one flat "
                                  f"sheet (off by {f.rms_mm:.1f} mm)",
                                  "Photograph the sheet flat on a table.")
-        if f.dpi < MIN_DPI:
+        if f.dpi < (MIN_DPI_CAREER if manifest.kind == "opial-career" else MIN_DPI):
             raise InputFileError(f"{page.source}: the sheet is too small in the image "
                                  f"({f.dpi:.0f} pixels per inch)",
                                  too_small_fix(f.dpi, manifest.page_size, gray.shape))
@@ -162,7 +165,7 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
     if f.rms_mm > 0.8:
         res.warnings.append(f"the sheet is not flat (markers off by {f.rms_mm:.1f} mm): "
                             "check the marks flagged for review")
-    if f.dpi < LOW_DPI:
+    if LOW_RES_DPI <= f.dpi < LOW_DPI:
         res.warnings.append(f"low resolution on the sheet ({f.dpi:.0f} dpi): more marks may "
                             "need review")
     if manifest.kind in SPACER_KINDS:
@@ -177,6 +180,15 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
     settled = settle(reading.marks, tracks, trust_empty=not reading.light)
     doubt_lone_gaps(reading.marks, tracks)  # (after: a sheet with a gap settles nothing)
     res.warnings.extend(reading_warnings(reading, res.source, anyway, f.square_on))
+    refused = require_low_res_legible(reading.marks, f.dpi, res.source, anyway)
+    if refused:
+        res.warnings.append(refused)
+    shapeless = doubt_low_resolution(reading.marks, f.dpi)
+    if f.dpi < LOW_RES_DPI:
+        res.warnings.append(f"at {f.dpi:.0f} pixels per inch a mark's shape does not show: "
+                            f"{len(shapeless)} mark(s) sent to review (tick or slash, coloured "
+                            "in or cancelled, faint) and the written score lines not checked; "
+                            "a photo of 2 megapixels or more reads them")
     res.marks = reading.marks
     if settled:
         res.warnings.append(f"{len(settled)} unclear box(es) settled by the order their track "
@@ -192,6 +204,8 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
                     fld = (fieldreader.read_digits(d, g, reading.calibration, eng)
                            if g.region.kind == "digits"
                            else fieldreader.read_text(d, g, reading.calibration, eng))
+                    if g.region.kind == "digits":
+                        fld.confidence = digits_confidence(fld.confidence, f.dpi)
                     res.ocr[rid] = fld.to_dict()
                     if fld.value is not None and (fld.confidence >= fieldreader.OCR_TRUST
                                                   or g.region.kind == "text"):

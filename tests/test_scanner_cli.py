@@ -259,27 +259,63 @@ def assert_refused(tmp_path: Path, cli: Cli, seed: int, what: str, fix: str) -> 
     assert photo.read_bytes() == before
 
 
-@pytest.mark.parametrize(("size", "words"), [
-    ((480, 640), "This photo is only 480x640 pixels: take it at 2 megapixels or more"),
-    ((2000, 2000), "Photograph the sheet closer"),
-])
-def test_sheet_under_the_resolution_floor(tmp_path: Path, cli: Cli, size: tuple[int, int],
-                                          words: str) -> None:
-    """A whole Letter page at ~54 px/inch, under the floor, in a 480x640 photo it fills:
-    the fix is a bigger photo (coming closer cannot help). The same page as small in the
-    middle of a big photo: come closer."""
+def _small_photo(path: Path, page_width: int, size: tuple[int, int]) -> Path:
+    """The filled sample page `page_width` px wide (Letter: 8.5 in) in a grey photo of
+    `size` (w, h), as a JPEG."""
     img = cv2.imdecode(np.frombuffer(filled_png(), np.uint8), cv2.IMREAD_GRAYSCALE)
-    page = cv2.resize(img, (459, 594), interpolation=cv2.INTER_AREA)  # 54 px/inch
+    page = cv2.resize(img, (page_width, round(page_width * 11 / 8.5)),
+                      interpolation=cv2.INTER_AREA)
     w, h = size
     photo = np.full((h, w), 235, np.uint8)
     y, x = (h - page.shape[0]) // 2, (w - page.shape[1]) // 2
     photo[y:y + page.shape[0], x:x + page.shape[1]] = page
-    path = tmp_path / "small.jpg"
     path.write_bytes(cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes())
+    return path
+
+
+@pytest.mark.parametrize(("page_width", "size", "words"), [
+    (306, (320, 400), "This photo is only 320x400 pixels: take it at 2 megapixels or more"),
+    (306, (2000, 2000), "Photograph the sheet closer"),
+])
+def test_sheet_under_the_resolution_floor(tmp_path: Path, cli: Cli, page_width: int,
+                                          size: tuple[int, int], words: str) -> None:
+    """A whole Letter page at 36 px/inch in a 320x400 photo it fills: the fix is a bigger
+    photo (coming closer cannot help). The same page small in the middle of a big photo:
+    come closer."""
+    path = _small_photo(tmp_path / "small.jpg", page_width, size)
     r = cli("scan", "--no-ocr", str(path))
     err = r.stderr.decode()
     assert r.returncode == ExitCode.INPUT_FILE, err
     assert "too small in the image" in err and words in err and "Traceback" not in err, err
+
+
+def test_a_640x480_photo_is_read_with_its_marks_shapes_to_review(tmp_path: Path,
+                                                                 cli: Cli) -> None:
+    """A whole page at 54 px/inch in a 480x640 photo is read: every box's mark or its
+    absence, with the Executed boxes' ticks and slashes (which that few pixels cannot
+    tell apart) sent to review at their likely value, the written scores not compared,
+    and a warning that says why and what photo reads them. Nothing is read wrong."""
+    from game.opial.marks import meaning, state_to_marks
+    from game.opial.rules import load_rules
+    from game.opial.state import CareerState
+
+    path = _small_photo(tmp_path / "vga.jpg", 459, (480, 640))
+    r = cli("scan", "--json", str(path))
+    assert r.returncode == ExitCode.FINDINGS, r.stderr.decode()
+    sheet = json.loads(r.stdout)[0]
+    truth = state_to_marks(CareerState.from_dict(json.loads(
+        (ROOT / "samples" / "dan-tour3.json").read_text())), load_rules("later"))
+    marks = sheet["marks"]
+    wrong = [rid for rid, m in marks.items() if m["state"] != "review"
+             and rid in truth and meaning(rid, m["state"]) != meaning(rid, truth[rid])]
+    assert not wrong
+    executed = [rid for rid in marks if rid.startswith("mission.")
+                and meaning(rid, truth[rid]) != "empty"]
+    assert executed and all(marks[rid]["state"] == "review" for rid in executed)
+    assert sum(m["state"] == "review" for m in marks.values()) <= len(executed) + 5
+    assert all(w["status"] != "differs" for w in sheet["written"])
+    assert any("54 pixels per inch a mark's shape does not show" in w
+               and "2 megapixels" in w for w in sheet["warnings"]), sheet["warnings"]
 
 
 def test_overlay_flags_written_fields_read_without_confidence() -> None:

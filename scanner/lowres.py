@@ -1,0 +1,104 @@
+"""What a sheet photographed at under 60 pixels per inch can and cannot be trusted to show.
+
+A 640x480 photo of a whole page holds the sheet at 40-56 px/inch: a 3.5 mm box is 6-8
+pixels across. Whether a box holds a mark still shows; the shape of the mark does not (a
+tick and a slash are a few grey pixels either way: on the bench's 640x480 photos the
+tick-or-slash model calls most ticks slashes, and the rules read 5 of about 200 slashes
+as ticks). So on such a sheet the readings that rest on a mark's shape or on its faintest ink go to
+review, with the reason, and the rest of the sheet is read as usual:
+
+* an Executed box holding a mark (a tick is a success, a slash a failure);
+* a box read as cancelled (coloured in and scribbled over, against coloured in);
+* a faint mark, a mark with little ink, or a mark whose ink keeps off the box's middle
+  (the outline and the printed number's blur read as ink there: every box misread as
+  marked on those photos).
+
+And a sheet with over a tenth of its boxes unclear is refused however few marks it reads
+for sure: at full resolution a nearly blank sheet may have that many (the haze of a
+blurred photo's outlines), but under 60 px/inch a pencil's marks may not show at all,
+and such a sheet read 63 of its marks as empty boxes.
+
+The player's written score digits are read but not trusted (each cell is 6-8 pixels: a
+"2" read as a "7" at full confidence told a player who had counted right that they had
+not): their confidence is capped under scanner.fields.OCR_TRUST, so they are reported
+as read but not compared with the sheet's score.
+
+The marks' rules run after the reading's own checks, so that a photo too poor to read is still refused
+for what is wrong with it, not for these boxes.
+"""
+
+from __future__ import annotations
+
+from scanner.marks import (
+    CANCELLED,
+    CHECKED,
+    REVIEW,
+    SLASHED,
+    UNCLEAR_SHARE,
+    Mark,
+    is_executed,
+)
+from starsheets.errors import InputFileError
+
+LOW_RES_DPI = 60.0  # under this many px/inch on the sheet, the rules below apply
+OFF_CENTRE = 0.25  # a mark with under this share of its ink in the box's middle ...
+LITTLE_INK = 0.18  # ... or under this share of its box inked: review (on the bench's photos
+#   under 60 px/inch, the empty boxes read as marked measured 0.09-0.18 and 0.06-0.15; of
+#   8,192 marks read right outside Executed boxes, 130 are under either)
+DIGITS_CONFIDENCE = 0.5  # the most a written digit line is trusted (under OCR_TRUST)
+SHAPE_WHY = "tick or slash? too few pixels per box to tell (a bigger photo would)"
+CANCELLED_WHY = "coloured in or cancelled? too few pixels per box to tell"
+FAINT_WHY = "a faint mark or the print's blur? too few pixels per box to tell"
+
+
+def require_legible(marks: dict[str, Mark], dpi: float, source: str, anyway: bool = False
+                    ) -> str | None:
+    """Refuse a sheet under LOW_RES_DPI with over UNCLEAR_SHARE of its boxes unclear, with
+    the fix (scanner.marks.require_legible refuses one only when it also holds marks read
+    for sure); with `anyway`, the warning instead. Call before doubt_low_resolution."""
+    unclear = sum(m.state == REVIEW for m in marks.values())
+    if dpi >= LOW_RES_DPI or unclear <= UNCLEAR_SHARE * len(marks):
+        return None
+    what = (f"too many boxes are unclear to read this photo at {dpi:.0f} pixels per inch "
+            f"({unclear} of {len(marks)}: light marks may not show at all)")
+    if not anyway:
+        raise InputFileError(f"{source}: {what}", "Take the photo at 2 megapixels or more, "
+                             "the sheet filling the frame (or scan with --read-anyway and "
+                             "check the sheet by hand).")
+    return f"read anyway, though {what}: check the whole sheet"
+
+
+def doubt_low_resolution(marks: dict[str, Mark], dpi: float) -> list[str]:
+    """Send to review, in place, the readings a sheet at `dpi` px/inch cannot support
+    (none when `dpi` is LOW_RES_DPI or more); the ids sent."""
+    if dpi >= LOW_RES_DPI:
+        return []
+    sent = []
+    for rid, m in marks.items():
+        why = _doubt(rid, m)
+        if why:
+            marks[rid] = Mark(REVIEW, min(m.confidence, 0.4), m.likely, why, m.features,
+                              m.doubt)
+            sent.append(rid)
+    return sent
+
+
+def _doubt(rid: str, m: Mark) -> str:
+    if m.state == CANCELLED:
+        return CANCELLED_WHY
+    if m.state not in (CHECKED, SLASHED):
+        return ""
+    if is_executed(rid):
+        return SHAPE_WHY
+    f = m.features
+    if (m.why.startswith("faint mark") or f.get("centre", 1.0) < OFF_CENTRE
+            or f.get("ink", 1.0) < LITTLE_INK):
+        return FAINT_WHY
+    return ""
+
+
+
+def digits_confidence(confidence: float, dpi: float) -> float:
+    """A written digit line's OCR confidence, capped at DIGITS_CONFIDENCE on a sheet
+    under LOW_RES_DPI."""
+    return confidence if dpi >= LOW_RES_DPI else min(confidence, DIGITS_CONFIDENCE)
