@@ -7,7 +7,11 @@ tick-or-slash model calls most ticks slashes, and the rules read 5 of about 200 
 as ticks). So on such a sheet the readings that rest on a mark's shape or on its faintest ink go to
 review, with the reason, and the rest of the sheet is read as usual:
 
-* an Executed box holding a mark (a tick is a success, a slash a failure);
+* an Executed box holding a mark (a tick or a cross is a success, a slash a failure),
+  unless the tick-or-slash model trained for such photos (scanner.tickslash's
+  LOW_RES_MODEL: its training pages are sampled down to 40-60 px/inch and back, and a
+  success is drawn as a cross as often as a tick) is all but sure of it and agrees with
+  the reading (over SURE_TICK, or under SURE_SLASH);
 * a box read as cancelled (coloured in and scribbled over, against coloured in);
 * a faint mark, a mark with little ink, or a mark whose ink keeps off the box's middle
   (the outline and the printed number's blur read as ink there: every box misread as
@@ -29,6 +33,10 @@ for what is wrong with it, not for these boxes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+import numpy as np
+
 from scanner.marks import (
     CANCELLED,
     CHECKED,
@@ -38,9 +46,16 @@ from scanner.marks import (
     Mark,
     is_executed,
 )
+from scanner.tickslash import low_res_available, tick_probability
 from starsheets.errors import InputFileError
 
 LOW_RES_DPI = 60.0  # under this many px/inch on the sheet, the rules below apply
+SURE_TICK = 0.995  # the low-resolution model's P(success) over this keeps a tick or cross ...
+SURE_SLASH = 0.001  # ... and under this a slash (on the bench's photos under 60 px/inch,
+#   seeds 0-31: of 1,882 successes 1,823 are over 0.995, of 326 slashes none, the highest
+#   0.98-0.99; 182 slashes are under 0.001, and no success under 0.005 but two. Held out,
+#   seeds 41-73 and the harsh photos of fifteen seeds: 1,415 of 1,459 and 0 of 280 over
+#   0.995, 164 slashes under 0.001 and no success under 0.01)
 OFF_CENTRE = 0.25  # a mark with under this share of its ink in the box's middle ...
 LITTLE_INK = 0.18  # ... or under this share of its box inked: review (on the bench's photos
 #   under 60 px/inch, the empty boxes read as marked measured 0.09-0.18 and 0.06-0.15; of
@@ -68,14 +83,16 @@ def require_legible(marks: dict[str, Mark], dpi: float, source: str, anyway: boo
     return f"read anyway, though {what}: check the whole sheet"
 
 
-def doubt_low_resolution(marks: dict[str, Mark], dpi: float) -> list[str]:
+def doubt_low_resolution(marks: dict[str, Mark], dpi: float,
+                         inks: Mapping[str, np.ndarray]) -> list[str]:
     """Send to review, in place, the readings a sheet at `dpi` px/inch cannot support
-    (none when `dpi` is LOW_RES_DPI or more); the ids sent."""
+    (none when `dpi` is LOW_RES_DPI or more); the ids sent. `inks`: the Executed boxes'
+    ink as scanner.marks.read_marks gives it to the tick-or-slash models."""
     if dpi >= LOW_RES_DPI:
         return []
     sent = []
     for rid, m in marks.items():
-        why = _doubt(rid, m)
+        why = _doubt(rid, m, inks.get(rid))
         if why:
             marks[rid] = Mark(REVIEW, min(m.confidence, 0.4), m.likely, why, m.features,
                               m.doubt)
@@ -83,19 +100,28 @@ def doubt_low_resolution(marks: dict[str, Mark], dpi: float) -> list[str]:
     return sent
 
 
-def _doubt(rid: str, m: Mark) -> str:
+def _doubt(rid: str, m: Mark, ink: np.ndarray | None) -> str:
     if m.state == CANCELLED:
         return CANCELLED_WHY
     if m.state not in (CHECKED, SLASHED):
         return ""
     if is_executed(rid):
-        return SHAPE_WHY
+        return "" if ink is not None and _sure_shape(m.state, ink) else SHAPE_WHY
     f = m.features
     if (m.why.startswith("faint mark") or f.get("centre", 1.0) < OFF_CENTRE
             or f.get("ink", 1.0) < LITTLE_INK):
         return FAINT_WHY
     return ""
 
+
+
+def _sure_shape(state: str, ink: np.ndarray) -> bool:
+    """Whether the low-resolution model is all but sure of the reading's success or
+    failure (never when the model is missing)."""
+    if not low_res_available():
+        return False
+    p = tick_probability(ink, low_res=True)
+    return p > SURE_TICK if state == CHECKED else p < SURE_SLASH
 
 
 def digits_confidence(confidence: float, dpi: float) -> float:

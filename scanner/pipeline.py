@@ -175,7 +175,8 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
     with t.stage("template"):
         tpl = blank(manifest, WORKING_DPI)
     with t.stage("marks"):
-        reading = read_marks(canvas, tpl)
+        inks: dict[str, np.ndarray] = {}  # the Executed boxes' ink, for scanner.lowres
+        reading = read_marks(canvas, tpl, inks if f.dpi < LOW_RES_DPI else None)
     tracks = ordered_tracks(load_rules(manifest.edition))
     settled = settle(reading.marks, tracks, trust_empty=not reading.light)
     doubt_lone_gaps(reading.marks, tracks)  # (after: a sheet with a gap settles nothing)
@@ -183,7 +184,7 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
     refused = require_low_res_legible(reading.marks, f.dpi, res.source, anyway)
     if refused:
         res.warnings.append(refused)
-    shapeless = doubt_low_resolution(reading.marks, f.dpi)
+    shapeless = doubt_low_resolution(reading.marks, f.dpi, inks)
     if f.dpi < LOW_RES_DPI:
         res.warnings.append(f"at {f.dpi:.0f} pixels per inch a mark's shape does not show: "
                             f"{len(shapeless)} mark(s) sent to review (tick or slash, coloured "

@@ -43,6 +43,7 @@ from scanner.digits import SIDE, hog, mlp_probabilities
 
 MODEL = Path(__file__).parent / "models" / "tickslash.npz"
 THICK_MODEL = Path(__file__).parent / "models" / "tickslash_thick.npz"
+LOW_RES_MODEL = Path(__file__).parent / "models" / "tickslash_lowres.npz"  # scanner.lowres
 
 
 def box_ink(dk: np.ndarray, over_k: np.ndarray, inside: np.ndarray, printed: np.ndarray,
@@ -76,12 +77,19 @@ def _model(path: Path) -> dict[str, np.ndarray] | None:
         return {k: z[k].astype(np.float32) for k in z.files}
 
 
-def tick_probability(ink: np.ndarray, thick: bool = False) -> float:
+def low_res_available() -> bool:
+    """Whether LOW_RES_MODEL is installed (without it scanner.lowres trusts no shape)."""
+    return _model(LOW_RES_MODEL) is not None
+
+
+def tick_probability(ink: np.ndarray, thick: bool = False, low_res: bool = False) -> float:
     """P(tick) for one box's ink (box_ink); 0.0 when the model is missing. A `thick` mark
     (a marker's: the reader's call) is asked of THICK_MODEL, which learned marker widths
     as well as pens; a thinner one of MODEL, which learned pens only and whose answers
-    the reader's thresholds were measured against."""
-    m = _model(THICK_MODEL if thick else MODEL)
+    the reader's thresholds were measured against. `low_res`: LOW_RES_MODEL, for a
+    sheet photographed at under 60 px/inch (scanner.lowres), where a cross counts as a
+    tick (both are a success)."""
+    m = _model(LOW_RES_MODEL if low_res else THICK_MODEL if thick else MODEL)
     if m is None:
         return 0.0
     return float(mlp_probabilities(m, features(ink))[0, 1])

@@ -1,6 +1,6 @@
 """Train the tick-or-slash model of scanner/tickslash.py (writes scanner/models/tickslash.npz).
 
-    python -m scanner.train_tickslash [--thick] [--out PATH] [--pages N] [--jobs J]
+    python -m scanner.train_tickslash [--thick | --low-res] [--out PATH] [--pages N] [--jobs J]
 
 Deterministic (fixed seeds; numpy and OpenCV only). Ticks and slashes are drawn into every
 mission box of the blank career sheet (Letter and A4) at the scanner's 200 dpi: ticks with
@@ -14,6 +14,12 @@ reader sees. Pages of other seeds are held out; their accuracy is printed, with 
 held-out slashes the reader's veto would send to review and how many ticks it would catch.
 `--thick` trains the model for fat marks (scanner/models/tickslash_thick.npz) the same way,
 with 1, 1.25 and 1.5 mm markers among the pens, on 1,600 pages and a wider network.
+`--low-res` trains the model for sheets photographed at 40-60 px/inch
+(scanner/models/tickslash_lowres.npz, read by scanner.lowres) the same way as `--thick`,
+but each page is sampled down to that resolution (where its blur, noise and JPEG are
+added) and back up to 200 dpi, as rectifying a 640x480 photo does, and half the successes
+are crosses: at that resolution the rules cannot count a cross's strokes, so the model
+tells a success (tick or cross) from a failure (slash).
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scanner.tickslash import MODEL, THICK_MODEL, features
+from scanner.tickslash import LOW_RES_MODEL, MODEL, THICK_MODEL, features
 from scanner.train_digits import train
 
 SEED = 20261122
@@ -68,6 +74,15 @@ def _slash(rng: random.Random) -> list[tuple[float, float]]:
     return pts
 
 
+def _cross(rng: random.Random) -> list[list[tuple[float, float]]]:
+    """Two bars corner to corner (or a little short of them), in either order."""
+    def bar(flip: bool) -> list[tuple[float, float]]:
+        a = (rng.uniform(-0.05, 0.25), rng.uniform(-0.05, 0.25))
+        b = (1 - rng.uniform(-0.05, 0.25), 1 - rng.uniform(-0.05, 0.25))
+        return [(x, 1 - y) for x, y in (a, b)] if flip else [a, b]
+    return [bar(False), bar(True)]
+
+
 def draw_in_box(img: np.ndarray, rect: tuple[float, float, float, float], page_h: float,
                 dpi: float, pts: list[tuple[float, float]], shade: int, pen: int,
                 inset: float) -> None:
@@ -81,15 +96,18 @@ def draw_in_box(img: np.ndarray, rect: tuple[float, float, float, float], page_h
     cv2.polylines(img, [xy], False, shade, pen, cv2.LINE_AA)
 
 
-def page(args: tuple[int, str, tuple[int, ...]]
+LOW_RES = (40.0, 60.0)  # px/inch of the sheet in the photo (--low-res)
+
+
+def page(args: tuple[int, str, tuple[int, ...], bool]
          ) -> tuple[list[np.ndarray], list[int], list[bool]]:
-    """One page's boxes (seed, paper, pens to choose from): (features, label 1 = tick,
-    whether the rules read it as a slash)."""
+    """One page's boxes (seed, paper, pens to choose from, low resolution): (features,
+    label 1 = tick, whether the rules read it as a slash)."""
     import sheets
     from scanner.marks import SLASHED, read_marks
     from scanner.template import blank, blank_pages
 
-    seed, paper, pens = args
+    seed, paper, pens, low_res = args
     rng = random.Random(seed)
     m = sheets.layout("career", "later", paper)
     tpl = blank(m, 200.0)
@@ -105,24 +123,30 @@ def page(args: tuple[int, str, tuple[int, ...]]
         if rng.random() < 0.15:
             continue
         label = int(rng.random() < 0.5)
-        pts = _tick(rng) if label else _slash(rng)
-        draw_in_box(img, r.rect, m.page_size[1], dpi, pts, shade, max(1, round(pen)), inset)
+        # (a cross is a success too: under 60 px/inch the rules cannot count its strokes)
+        strokes = (_cross(rng) if low_res and rng.random() < 0.5 else [_tick(rng)]) if label \
+            else [_slash(rng)]
+        for pts in strokes:
+            draw_in_box(img, r.rect, m.page_size[1], dpi, pts, shade, max(1, round(pen)), inset)
         labels[r.id] = label
+    if low_res:  # the camera's pixels: the page sampled down, then blurred and noisy there
+        low = rng.uniform(*LOW_RES)
+        img = cv2.resize(img, None, fx=low / dpi, fy=low / dpi, interpolation=cv2.INTER_AREA)
+        dpi = low
     # back to the canvas, with what registration leaves: a little scale, turn and shift
     k = 200 / dpi * rng.uniform(0.99, 1.005)
     a = cv2.getRotationMatrix2D((0.0, 0.0), rng.uniform(-0.2, 0.2), k)
     a[:, 2] += (rng.uniform(-1.5, 1.5), rng.uniform(-1.5, 1.5))
     # (bilinear, as rectify's warp of a photo: warpAffine has no area interpolation)
-    g = cv2.warpAffine(img.astype(np.float32), a, tpl.gray.shape[::-1], flags=cv2.INTER_LINEAR,
-                       borderValue=255.0)
-    blur = rng.choice((0.0, 0.0, 0.6, 1.0, 1.5, 2.0))
-    if blur:
-        g = cv2.GaussianBlur(g, (0, 0), blur)
-    g += np.random.default_rng(seed).normal(0, rng.choice((0.0, 2.0, 5.0, 9.0)), g.shape)
-    photo = np.clip(g, 0, 255).astype(np.uint8)
-    if rng.random() < 0.5:
-        _ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(50, 95)])
-        photo = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE)
+    if low_res:  # blurred, noisy and compressed at the camera's resolution, then warped
+        g = _degraded(img.astype(np.float32), rng, seed, 200 / dpi)
+        photo = np.clip(cv2.warpAffine(g.astype(np.float32), a, tpl.gray.shape[::-1],
+                                       flags=cv2.INTER_LINEAR, borderValue=255.0),
+                        0, 255).astype(np.uint8)
+    else:
+        photo = _degraded(cv2.warpAffine(img.astype(np.float32), a, tpl.gray.shape[::-1],
+                                         flags=cv2.INTER_LINEAR, borderValue=255.0),
+                          rng, seed, 1.0)
     inks: dict[str, np.ndarray] = {}
     reading = read_marks(photo, tpl, inks)
     xs, ys, sl = [], [], []
@@ -134,10 +158,25 @@ def page(args: tuple[int, str, tuple[int, ...]]
     return xs, ys, sl
 
 
-def dataset(seeds: list[int], jobs: int, pens: tuple[int, ...] = PENS
+def _degraded(g: np.ndarray, rng: random.Random, seed: int, scale: float) -> np.ndarray:
+    """A page image (float) with a camera's blur (drawn in px at 200 dpi; `scale`: 200 dpi
+    px per px of the image), sensor noise and, half the time, JPEG."""
+    blur = rng.choice((0.0, 0.0, 0.6, 1.0, 1.5, 2.0)) / scale
+    if blur:
+        g = cv2.GaussianBlur(g, (0, 0), blur)
+    g += np.random.default_rng(seed).normal(0, rng.choice((0.0, 2.0, 5.0, 9.0)), g.shape)
+    photo = np.clip(g, 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:
+        _ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(50, 95)])
+        photo = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE)
+    return photo
+
+
+def dataset(seeds: list[int], jobs: int, pens: tuple[int, ...] = PENS, low_res: bool = False
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     with Pool(jobs, initializer=cv2.setNumThreads, initargs=(1,)) as pool:
-        pages = pool.map(page, [(s, ("letter", "a4")[s % 2], pens) for s in seeds], chunksize=4)
+        pages = pool.map(page, [(s, ("letter", "a4")[s % 2], pens, low_res) for s in seeds],
+                         chunksize=4)
     x = np.array([v for p in pages for v in p[0]], np.float32)
     y = np.array([v for p in pages for v in p[1]], np.int64)
     s = np.array([v for p in pages for v in p[2]], bool)
@@ -148,17 +187,21 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--thick", action="store_true",
                     help="the model for thick marks: marker widths too (THICK_MODEL)")
+    ap.add_argument("--low-res", action="store_true",
+                    help="the model for sheets at 40-60 px/inch (LOW_RES_MODEL)")
     ap.add_argument("--out", type=Path)
     ap.add_argument("--pages", type=int)
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args(argv)
     # the thick model learns three more widths on three times the pages, with a wider net
     pens, out, pages, hidden, epochs = ((MARKER_PENS, THICK_MODEL, 1600, 96, 40) if args.thick
-                                        else (PENS, MODEL, 400, HIDDEN, 30))
+                                        else (MARKER_PENS, LOW_RES_MODEL, 1600, 96, 40)
+                                        if args.low_res else (PENS, MODEL, 400, HIDDEN, 30))
     out, pages = args.out or out, args.pages or pages
     t0 = time.time()
-    x, y, _ = dataset([SEED + i for i in range(pages)], args.jobs, pens)
-    xt, yt, st = dataset([SEED + 100_000 + i for i in range(pages // 4)], args.jobs, pens)
+    x, y, _ = dataset([SEED + i for i in range(pages)], args.jobs, pens, args.low_res)
+    xt, yt, st = dataset([SEED + 100_000 + i for i in range(pages // 4)], args.jobs, pens,
+                         args.low_res)
     print(f"training on {len(y)} boxes ({int(y.sum())} ticks), {x.shape[1]} features, "
           f"held out {len(yt)}, {time.time() - t0:.0f} s")
     p = train(x, y, SEED, epochs, classes=2, hidden=hidden)

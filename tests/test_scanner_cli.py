@@ -289,19 +289,19 @@ def test_sheet_under_the_resolution_floor(tmp_path: Path, cli: Cli, page_width: 
     assert "too small in the image" in err and words in err and "Traceback" not in err, err
 
 
-def test_a_640x480_photo_is_read_with_its_marks_shapes_to_review(tmp_path: Path,
-                                                                 cli: Cli) -> None:
+def test_a_640x480_photo_is_read_for_what_it_shows(tmp_path: Path, cli: Cli) -> None:
     """A whole page at 54 px/inch in a 480x640 photo is read: every box's mark or its
-    absence, with the Executed boxes' ticks and slashes (which that few pixels cannot
-    tell apart) sent to review at their likely value, the written scores not compared,
-    and a warning that says why and what photo reads them. Nothing is read wrong."""
+    absence, with the Executed boxes' ticks and slashes that the low-resolution model is
+    not all but sure of sent to review at their likely value, the written scores not
+    compared, and a warning that says why and what photo reads them. Nothing is read
+    wrong."""
     from game.opial.marks import meaning, state_to_marks
     from game.opial.rules import load_rules
     from game.opial.state import CareerState
 
     path = _small_photo(tmp_path / "vga.jpg", 459, (480, 640))
     r = cli("scan", "--json", str(path))
-    assert r.returncode == ExitCode.FINDINGS, r.stderr.decode()
+    assert r.returncode in (ExitCode.OK, ExitCode.FINDINGS), r.stderr.decode()
     sheet = json.loads(r.stdout)[0]
     truth = state_to_marks(CareerState.from_dict(json.loads(
         (ROOT / "samples" / "dan-tour3.json").read_text())), load_rules("later"))
@@ -311,8 +311,9 @@ def test_a_640x480_photo_is_read_with_its_marks_shapes_to_review(tmp_path: Path,
     assert not wrong
     executed = [rid for rid in marks if rid.startswith("mission.")
                 and meaning(rid, truth[rid]) != "empty"]
-    assert executed and all(marks[rid]["state"] == "review" for rid in executed)
-    assert sum(m["state"] == "review" for m in marks.values()) <= len(executed) + 5
+    read = [rid for rid in executed if marks[rid]["state"] != "review"]
+    assert len(executed) == 10 and len(read) >= 5, read  # (9 of 10 when this was written)
+    assert sum(m["state"] == "review" for m in marks.values()) <= len(executed) - len(read) + 5
     assert all(w["status"] != "differs" for w in sheet["written"])
     assert any("54 pixels per inch a mark's shape does not show" in w
                and "2 megapixels" in w for w in sheet["warnings"]), sheet["warnings"]

@@ -1,9 +1,12 @@
-"""What a sheet under 60 px/inch is trusted to show (scanner.lowres): pure rules."""
+"""What a sheet under 60 px/inch is trusted to show (scanner.lowres)."""
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
 import pytest
 
+from scanner.digits import SIDE
 from scanner.fields import OCR_TRUST
 from scanner.lowres import (
     CANCELLED_WHY,
@@ -16,6 +19,23 @@ from scanner.lowres import (
     doubt_low_resolution,
 )
 from scanner.marks import CANCELLED, CHECKED, EMPTY, REVIEW, SLASHED, Mark
+
+
+def _ink(*strokes: list[tuple[float, float]]) -> np.ndarray:
+    """Strokes (box fractions) as the model sees a box at ~50 px/inch: drawn 3 px wide at
+    4x, sampled down to 7 px and back up to SIDE x SIDE (0..1)."""
+    big = np.zeros((SIDE * 4, SIDE * 4), np.float32)
+    for pts in strokes:
+        xy = np.array([(x * SIDE * 4, y * SIDE * 4) for x, y in pts], np.int32)
+        cv2.polylines(big, [xy], False, 1.0, 12, cv2.LINE_AA)
+    small = cv2.resize(big, (7, 7), interpolation=cv2.INTER_AREA)
+    up = cv2.resize(small / small.max(), (SIDE, SIDE), interpolation=cv2.INTER_LINEAR)
+    return np.clip(up, 0, 1).astype(np.float32)
+
+
+TICK = _ink([(0.15, 0.55), (0.4, 0.85), (0.9, 0.1)])
+CROSS = _ink([(0.1, 0.1), (0.9, 0.9)], [(0.1, 0.9), (0.9, 0.1)])
+SLASH = _ink([(0.08, 0.92), (0.92, 0.08)])
 
 
 def _marks() -> dict[str, Mark]:
@@ -36,16 +56,17 @@ def _marks() -> dict[str, Mark]:
 
 def test_a_sheet_at_the_threshold_or_over_is_left_alone() -> None:
     marks = _marks()
-    assert doubt_low_resolution(marks, LOW_RES_DPI) == []
+    assert doubt_low_resolution(marks, LOW_RES_DPI, {}) == []
     assert marks == _marks()
 
 
 def test_under_the_threshold_shapes_and_faint_ink_go_to_review() -> None:
-    """An Executed box's tick or slash, a cancelled box, a faint mark and a mark off the
-    box's middle go to review with their reason and likely value; plain marks elsewhere,
-    empty boxes and reviews already made stay as they were."""
+    """An Executed box's tick or slash (with no ink for the model to weigh), a cancelled
+    box, a faint mark and a mark off the box's middle go to review with their reason and
+    likely value; plain marks elsewhere, empty boxes and reviews already made stay as
+    they were."""
     marks = _marks()
-    sent = doubt_low_resolution(marks, 50.0)
+    sent = doubt_low_resolution(marks, 50.0, {})
     assert sent == ["mission.training.1", "mission.training.2", "promotion.1", "promotion.2",
                     "medal.valor.1"]
     why = {"mission.training.1": SHAPE_WHY, "mission.training.2": SHAPE_WHY,
@@ -57,6 +78,20 @@ def test_under_the_threshold_shapes_and_faint_ink_go_to_review() -> None:
             assert m.confidence <= 0.4 and m.features == before[rid].features
         else:
             assert m == before[rid]
+
+
+@pytest.mark.parametrize(("state", "ink", "kept"), [
+    (CHECKED, TICK, True), (CHECKED, CROSS, True), (SLASHED, SLASH, True),
+    (CHECKED, SLASH, False), (SLASHED, TICK, False), (SLASHED, CROSS, False),
+])
+def test_the_low_resolution_model_keeps_a_shape_it_is_sure_of(state: str, ink: np.ndarray,
+                                                               kept: bool) -> None:
+    """An Executed box's reading stands when the low-resolution model is all but sure of
+    the same (a cross is a success, as a tick is); when it says otherwise, review."""
+    marks = {"mission.aid.1": Mark(state, 0.9, state, "", {"centre": 0.5, "ink": 0.4})}
+    sent = doubt_low_resolution(marks, 50.0, {"mission.aid.1": ink})
+    assert (sent == []) == kept
+    assert marks["mission.aid.1"].state == (state if kept else REVIEW)
 
 
 @pytest.mark.parametrize(("dpi", "want"), [(45.0, DIGITS_CONFIDENCE), (LOW_RES_DPI, 0.97)])
