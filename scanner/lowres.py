@@ -27,11 +27,10 @@ The player's written score digits are read but not trusted (each cell is 6-8 pix
 not): their confidence is capped under scanner.fields.OCR_TRUST, so they are reported
 as read but not compared with the sheet's score.
 
-The reader's own reviews keep their reason, but two of their likely values (what the
-provisional score and the rules' findings take) are the other way round at this
-resolution: a box filled solid whose rim holds ink is likely coloured in (the fill's own
-blur inks the rim: 69 of 72 such reviews on the bench's 640x480 photos), and a light
-trace "far lighter than this sheet's marks" is likely the print's blur (94 of 98).
+The reader's own reviews keep their reason, but a box filled solid whose rim holds ink
+is likely coloured in, not cancelled, at this resolution (the fill's own blur inks the
+rim: 69 of 72 such reviews on the bench's 640x480 photos were coloured in): the likely
+value is what the provisional score and the rules' findings take.
 
 The marks' rules run after the reading's own checks, so that a photo too poor to read is
 still refused for what is wrong with it, not for these boxes.
@@ -46,8 +45,6 @@ import numpy as np
 from scanner.marks import (
     CANCELLED,
     CHECKED,
-    EMPTY,
-    PALE_WHY,
     REVIEW,
     SLASHED,
     UNCLEAR_SHARE,
@@ -113,8 +110,7 @@ def doubt_low_resolution(marks: dict[str, Mark], dpi: float,
 
 def _likelier(m: Mark) -> Mark:
     """A review of the reader's with its likely value as this resolution has it."""
-    likely = (EMPTY if m.why == PALE_WHY else CHECKED if m.likely == CANCELLED
-              else m.likely)
+    likely = CHECKED if m.likely == CANCELLED else m.likely
     return Mark(m.state, m.confidence, likely, m.why, m.features, m.doubt)
 
 

@@ -103,12 +103,12 @@ def test_written_digits_under_the_threshold_are_never_trusted(dpi: float, want: 
 
 def test_the_readers_reviews_take_this_resolutions_likely_value() -> None:
     """Under the threshold a review stays a review with its reason, but a filled box
-    whose rim holds ink is likely coloured in (the fill's own blur) and a trace far
-    lighter than the sheet's marks likely the print's blur."""
+    whose rim holds ink is likely coloured in (the fill's own blur); other likely values
+    stand."""
     filled = "box filled, with ink around it: coloured in or cancelled?"
     marks = {"promotion.9": Mark(REVIEW, 0.45, CANCELLED, filled, {"ink": 0.9}),
              "promotion.40": Mark(REVIEW, 0.4, CHECKED, PALE_WHY, {"ink": 0.05}),
              "skill.fitness.1": Mark(REVIEW, 0.4, CHECKED, "a little ink")}
     assert doubt_low_resolution(marks, 50.0, {}) == []
     assert [(m.state, m.likely, m.why) for m in marks.values()] == [
-        (REVIEW, CHECKED, filled), (REVIEW, EMPTY, PALE_WHY), (REVIEW, CHECKED, "a little ink")]
+        (REVIEW, CHECKED, filled), (REVIEW, CHECKED, PALE_WHY), (REVIEW, CHECKED, "a little ink")]
