@@ -2040,16 +2040,20 @@ def require_legible(reading: Reading, source: str, anyway: bool = False,
 def reading_warnings(reading: Reading, source: str, anyway: bool = False,
                      square_on: bool = True) -> list[str]:
     """What every sheet's reading warns of: that it was read anyway though illegible
-    (require_legible, which raises without `anyway`), and its faint marks read as marked.
-    `square_on`: the page was imaged without perspective (scanner.rectify.Fit.square_on)."""
-    out = []
+    (require_legible, which raises without `anyway`), and its faint marks read as marked
+    (faint_warnings). `square_on`: the page was imaged without perspective
+    (scanner.rectify.Fit.square_on)."""
     refused = require_legible(reading, source, anyway, square_on)
-    if refused:
-        out.append(refused)
-    if reading.faint:
-        out.append(f"{len(reading.faint)} faint mark(s) (pencil?) read as marked: "
-                   f"{id_list(reading.faint)}")
-    return out
+    return ([refused] if refused else []) + faint_warnings(reading)
+
+
+def faint_warnings(reading: Reading) -> list[str]:
+    """The faint marks (pencil?) that the reading holds as marked: a faint mark sent to
+    review is listed with the reviews instead."""
+    faint = [rid for rid in reading.faint if reading.marks[rid].state in (CHECKED, SLASHED)]
+    if not faint:
+        return []
+    return [f"{len(faint)} faint mark(s) (pencil?) read as marked: {id_list(faint)}"]
 
 
 def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | None:

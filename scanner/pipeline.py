@@ -34,9 +34,10 @@ from scanner.marks import (
     REVIEW,
     SLASHED,
     Mark,
+    faint_warnings,
     id_list,
     read_marks,
-    reading_warnings,
+    require_legible,
 )
 from scanner.ocr import engine
 from scanner.order import doubt_lone_gaps, settle
@@ -180,11 +181,13 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
     tracks = ordered_tracks(load_rules(manifest.edition))
     settled = settle(reading.marks, tracks, trust_empty=not reading.light)
     doubt_lone_gaps(reading.marks, tracks)  # (after: a sheet with a gap settles nothing)
-    res.warnings.extend(reading_warnings(reading, res.source, anyway, f.square_on))
-    refused = require_low_res_legible(reading.marks, f.dpi, res.source, anyway)
-    if refused:
-        res.warnings.append(refused)
+    for refused in (require_legible(reading, res.source, anyway, f.square_on),
+                    require_low_res_legible(reading.marks, f.dpi, res.source, anyway)):
+        if refused:
+            res.warnings.append(refused)
+    # (after the refusals: the boxes it sends to review say nothing of the photo's quality)
     shapeless = doubt_low_resolution(reading.marks, f.dpi, inks)
+    res.warnings.extend(faint_warnings(reading))
     if f.dpi < LOW_RES_DPI:
         res.warnings.append(f"at {f.dpi:.0f} pixels per inch a mark's shape does not show: "
                             f"{len(shapeless)} mark(s) sent to review (tick or slash, coloured "

@@ -25,6 +25,7 @@ from scanner.marks import (
     Mark,
     Reading,
     _light_sheet_review,
+    faint_warnings,
     require_legible,
 )
 from scanner.pipeline import SheetResult, scan_file, scan_page
@@ -1040,3 +1041,16 @@ def test_a_written_field_is_unsure_when_its_writing_is_not_read_for_sure(
     from scanner.fields import unsure
 
     assert unsure(field) is want
+
+
+def test_faint_warning_lists_only_the_faint_marks_read_as_marked() -> None:
+    """The note "faint mark(s) (pencil?) read as marked" names the faint marks the sheet
+    holds as marked; a faint one sent to review is listed with the reviews instead (it was
+    named in both)."""
+    marks = {"tour.1": Mark(CHECKED, 0.65, CHECKED, "faint mark"),
+             "mission.aid.1": Mark(REVIEW, 0.4, CHECKED, "faint mark: tick, cross or slash?")}
+    reading = Reading(marks, Calibration(0.03, 0.01, 0.15, 0.09), {}, {},
+                      faint=["tour.1", "mission.aid.1"])
+    assert faint_warnings(reading) == ["1 faint mark(s) (pencil?) read as marked: tour.1"]
+    marks["tour.1"] = Mark(REVIEW, 0.4, CHECKED, "faint mark")
+    assert faint_warnings(reading) == []
