@@ -31,7 +31,7 @@ class Recipe:
     seed: int
     profile: str
     megapixels: float
-    quality: int = 85
+    quality: int | None = 85  # None: the camera's own JPEG, when it needs no scaling
 
 
 RECIPES = (
@@ -40,12 +40,17 @@ RECIPES = (
     Recipe("phone", 204, "phone-easy", 2.4),  # a finished career (Champion), lines agreeing
     Recipe("scan", 300, "scan-300", 2.4),  # a 300 dpi scan, the name Sam written on it
     Recipe("blank", 428, "phone-easy", 2.4),  # a blank page beside other papers
+    Recipe("vga", 619, "phone-vga", 0.31, None),  # a 640x480 photo of a career (pen), as taken
 )
 
 
-def _scaled_jpeg(encoded: bytes, megapixels: float, quality: int) -> bytes:
+def _scaled_jpeg(encoded: bytes, megapixels: float, quality: int | None) -> bytes:
     img = cv2.imdecode(np.frombuffer(encoded, np.uint8), cv2.IMREAD_COLOR)
     s = (megapixels * 1e6 / (img.shape[0] * img.shape[1])) ** 0.5
+    if quality is None:
+        if s < 1 or not encoded.startswith(b"\xff\xd8"):
+            raise ValueError("only a JPEG that needs no scaling is kept as it is")
+        return encoded
     if s < 1:
         img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
