@@ -32,6 +32,12 @@ is likely coloured in, not cancelled, at this resolution (the fill's own blur in
 rim: 69 of 72 such reviews on the bench's 640x480 photos were coloured in): the likely
 value is what the provisional score and the rules' findings take.
 
+The same model is a second opinion on a photo blurred as much as such a one (the print's
+blur BLURRED_PX or more, at any resolution): there a slash widens where the pen landed,
+as a tick does at its vertex, and the rules may read it as a tick. An Executed box read
+as a success that the model calls a failure (under BLURRED_SLASH) goes to review
+(doubt_blurred_successes).
+
 The marks' rules run after the reading's own checks, so that a photo too poor to read is
 still refused for what is wrong with it, not for these boxes.
 """
@@ -43,6 +49,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from scanner.marks import (
+    BLURRED_PX,
     CANCELLED,
     CHECKED,
     REVIEW,
@@ -61,6 +68,10 @@ SURE_SLASH = 0.001  # ... and under this a slash (on the bench's photos under 60
 #   0.98-0.99; 182 slashes are under 0.001, and no success under 0.005 but two. Held out,
 #   seeds 41-73 and the harsh photos of fifteen seeds: 1,415 of 1,459 and 0 of 280 over
 #   0.995, 164 slashes under 0.001 and no success under 0.01)
+BLURRED_SLASH = 0.05  # on a blurred photo, a success the model puts under this: review (the
+#   harsh phone photos of fifteen seeds: of 14,298 ticks and crosses read right on photos
+#   blurred to BLURRED_PX, 8 are under it; the one slash read as a tick there that the
+#   model calls a slash, 0.025; the other, 0.98)
 OFF_CENTRE = 0.25  # a mark with under this share of its ink in the box's middle ...
 LITTLE_INK = 0.18  # ... or under this share of its box inked: review (on the bench's photos
 #   under 60 px/inch, the empty boxes read as marked measured 0.09-0.18 and 0.06-0.15; of
@@ -68,7 +79,24 @@ LITTLE_INK = 0.18  # ... or under this share of its box inked: review (on the be
 DIGITS_CONFIDENCE = 0.5  # the most a written digit line is trusted (under OCR_TRUST)
 SHAPE_WHY = "tick or slash? too few pixels per box to tell (a bigger photo would)"
 CANCELLED_WHY = "coloured in or cancelled? too few pixels per box to tell"
+BLURRED_WHY = "a tick, or a slash blurred where the pen landed?"
 FAINT_WHY = "a faint mark or the print's blur? too few pixels per box to tell"
+
+
+def doubt_blurred_successes(marks: dict[str, Mark], blur: float,
+                            inks: Mapping[str, np.ndarray]) -> list[str]:
+    """On a photo whose print is blurred `blur` px (BLURRED_PX or more), send to review, in
+    place, the Executed boxes read as a success that the low-resolution model calls a
+    failure (under BLURRED_SLASH); the ids sent. `inks`: as for doubt_low_resolution."""
+    if blur < BLURRED_PX or not low_res_available():
+        return []
+    sent = []
+    for rid, ink in inks.items():
+        m = marks[rid]
+        if m.state == CHECKED and tick_probability(ink, low_res=True) < BLURRED_SLASH:
+            marks[rid] = Mark(REVIEW, 0.4, CHECKED, BLURRED_WHY, m.features, m.doubt)
+            sent.append(rid)
+    return sent
 
 
 def require_legible(marks: dict[str, Mark], dpi: float, source: str, anyway: bool = False

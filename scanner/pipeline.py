@@ -25,7 +25,12 @@ import numpy as np
 from scanner import fields as fieldreader
 from scanner.identify import identify
 from scanner.locate import locate
-from scanner.lowres import LOW_RES_DPI, digits_confidence, doubt_low_resolution
+from scanner.lowres import (
+    LOW_RES_DPI,
+    digits_confidence,
+    doubt_blurred_successes,
+    doubt_low_resolution,
+)
 from scanner.lowres import require_legible as require_low_res_legible
 from scanner.marks import (
     CANCELLED,
@@ -177,7 +182,8 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
         tpl = blank(manifest, WORKING_DPI)
     with t.stage("marks"):
         inks: dict[str, np.ndarray] = {}  # the Executed boxes' ink, for scanner.lowres
-        reading = read_marks(canvas, tpl, inks if f.dpi < LOW_RES_DPI else None)
+        reading = read_marks(canvas, tpl, inks)
+        doubt_blurred_successes(reading.marks, reading.print_look[0], inks)
     tracks = ordered_tracks(load_rules(manifest.edition))
     settled = settle(reading.marks, tracks, trust_empty=not reading.light)
     doubt_lone_gaps(reading.marks, tracks)  # (after: a sheet with a gap settles nothing)

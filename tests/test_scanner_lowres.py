@@ -9,6 +9,7 @@ import pytest
 from scanner.digits import SIDE
 from scanner.fields import OCR_TRUST
 from scanner.lowres import (
+    BLURRED_WHY,
     CANCELLED_WHY,
     DIGITS_CONFIDENCE,
     FAINT_WHY,
@@ -16,6 +17,7 @@ from scanner.lowres import (
     OFF_CENTRE,
     SHAPE_WHY,
     digits_confidence,
+    doubt_blurred_successes,
     doubt_low_resolution,
 )
 from scanner.marks import CANCELLED, CHECKED, EMPTY, PALE_WHY, REVIEW, SLASHED, Mark
@@ -112,3 +114,22 @@ def test_the_readers_reviews_take_this_resolutions_likely_value() -> None:
     assert doubt_low_resolution(marks, 50.0, {}) == []
     assert [(m.state, m.likely, m.why) for m in marks.values()] == [
         (REVIEW, CHECKED, filled), (REVIEW, CHECKED, PALE_WHY), (REVIEW, CHECKED, "a little ink")]
+
+
+@pytest.mark.parametrize(("blur", "ink", "sent"), [
+    (1.8, SLASH, True), (2.6, SLASH, True), (1.8, TICK, False), (1.8, CROSS, False),
+    (1.2, SLASH, False),
+])
+def test_on_a_blurred_photo_a_success_the_model_calls_a_slash_goes_to_review(
+        blur: float, ink: np.ndarray, sent: bool) -> None:
+    """On a photo whose print is blurred 1.8 px or more, at any resolution, an Executed box
+    read as a success that the low-resolution model calls a failure is sent to review (a
+    blurred slash widens where the pen landed, as a tick's vertex does); sharper photos,
+    and successes the model agrees with, are left alone."""
+    marks = {"mission.aid.1": Mark(CHECKED, 0.9, CHECKED, "", {"centre": 0.5}),
+             "mission.aid.2": Mark(SLASHED, 0.9, SLASHED, "", {"centre": 0.5})}
+    got = doubt_blurred_successes(marks, blur, {"mission.aid.1": ink, "mission.aid.2": ink})
+    assert got == (["mission.aid.1"] if sent else [])
+    assert (marks["mission.aid.1"].state, marks["mission.aid.1"].why) == (
+        (REVIEW, BLURRED_WHY) if sent else (CHECKED, ""))
+    assert marks["mission.aid.2"].state == SLASHED
