@@ -66,8 +66,8 @@ FILLS_FRAME = 0.4  # a sheet covering this share of the photo already fills it (
 
 
 def too_small_fix(dpi: float, page_size: tuple[float, float], shape: tuple[int, ...]) -> str:
-    """What to do about a sheet under MIN_DPI: come closer, or, when it already fills
-    the photo (a 640x480 photo of a whole page is ~55 px/inch), take a bigger photo."""
+    """What to do about a sheet under the floor: come closer, or, when it already fills
+    the photo (a 320x400 photo of a whole page is ~36 px/inch), take a bigger photo."""
     sheet = dpi * dpi * page_size[0] * page_size[1] / 72 / 72  # pixels the sheet covers
     h, w = shape[:2]
     if sheet < FILLS_FRAME * w * h:
