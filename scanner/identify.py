@@ -43,6 +43,8 @@ CROP_PX_PER_MM = 12.0
 CROP_MM = 26.0  # the crop: a square this big whose top-right is just inside the QR place
 RETRY_CROP_MM = 36.0  # the retries look further around (curl, a marker fit off by mm)
 RETRY_PX_PER_MM = (8.0, 16.0, 20.0)
+RETRY_MIN_DPI = 60.0  # under this, no retry: none of the 115 bench photos read under 60
+#   px/inch had its code decoded (a module is about a pixel), and the retries cost ~120 ms
 COARSE_DPI = 40.0  # whole-page comparison of the candidate layouts
 FINE_DPI = 150.0  # where candidates differ only in small print
 PAPER_RMS_SLACK_MM = 0.6  # papers whose marker fit is this close to the best are candidates
@@ -362,7 +364,7 @@ def identify(gray: np.ndarray, corners: Mapping[int, np.ndarray], source: str,
     text = decode_qr(qr_crop(gray, f, paper))
     if text:
         return Identity(text, paper, f)
-    text, how = retry_qr(gray, f, paper)
+    text, how = retry_qr(gray, f, paper) if f.dpi >= RETRY_MIN_DPI else ("", "")
     if text:
         return Identity(text, paper, f, f"qr-retry ({how})")
     found = by_content(gray, corners, only)
