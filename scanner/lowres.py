@@ -156,7 +156,6 @@ def _doubt(rid: str, m: Mark, ink: np.ndarray | None) -> str:
     return ""
 
 
-
 def _sure_shape(state: str, ink: np.ndarray) -> bool:
     """Whether the low-resolution model is all but sure of the reading's success or
     failure (never when the model is missing)."""

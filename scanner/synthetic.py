@@ -822,7 +822,8 @@ PHOTO_SPECS = {
                             (0.2, 0.8), 0.2, (1.0, 3.0), (80, 95), 0.3),
 }
 # the smallest photo the scanner is asked to read: 640x480 (an old or messaging-app
-# camera), the sheet filling the frame as anyone taking such a photo would frame it
+# camera), the sheet filling the frame either way round (held across a landscape frame, a
+# page is under 40 px/inch and refused as too small)
 PHOTO_SPECS["phone-vga"] = PhotoSpec((((640, 480), 1.0),), 0.0, 0.5, 5.0, 12.0, (0.65, 1.0),
                                      (0.86, 0.97), (0.0, 0.6), 0.15, 0.3, 0.2, (0.3, 0.3),
                                      0.35, (0.85, 1.1), (0.2, 0.8), 0.2, (1.0, 3.0), (60, 92),
