@@ -123,9 +123,12 @@ def page(args: tuple[int, str, tuple[int, ...], bool]
         if rng.random() < 0.15:
             continue
         label = int(rng.random() < 0.5)
-        # (a cross is a success too: under 60 px/inch the rules cannot count its strokes)
-        strokes = (_cross(rng) if low_res and rng.random() < 0.5 else [_tick(rng)]) if label \
-            else [_slash(rng)]
+        if not label:
+            strokes = [_slash(rng)]
+        elif low_res and rng.random() < 0.5:  # under 60 px/inch a cross is a success too:
+            strokes = _cross(rng)  # the rules cannot count its strokes there
+        else:
+            strokes = [_tick(rng)]
         for pts in strokes:
             draw_in_box(img, r.rect, m.page_size[1], dpi, pts, shade, max(1, round(pen)), inset)
         labels[r.id] = label
