@@ -524,6 +524,17 @@ def test_light_pencil_over_print_on_a_scan_is_read(seed: int, profile: str, inde
     assert m.state == want, m
 
 
+def test_a_light_slash_through_the_printed_plus_is_no_tick_on_a_second_look() -> None:
+    """A pencil slash across "+1" on a scan (bench case scan-300 13, seed 113), too light
+    to read at the usual thresholds: read again at the sheet's own noise, where it crosses
+    the "+" it widened and sprouted a stub (one band, 0.93 of its ink), and it was read as
+    a tick, silently, until session 26. The model calls it a tick at 0.48 only: a review."""
+    case = make_case(case_seed(113, "scan-300", 13), "scan-300")
+    m = read(case).marks["mission.patrol.2"]
+    assert case.truth["mission.patrol.2"] == SLASHED
+    assert m.state == REVIEW, m
+
+
 @pytest.mark.parametrize(("seed", "profile", "index", "rids"), [
     (31, "clean", 3, ("promotion.22",)),
     (21, "scan-600", 7, ("promotion.20", "promotion.32", "promotion.37", "promotion.54")),
