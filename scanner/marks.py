@@ -84,6 +84,11 @@ RIM_SIDES = 3  # on a sheet as quiet as a scan (SCAN_NOISE), a filled box whose 
 #   fill with a light loop close round it (rim inked 0.29 on 3 sides), read as coloured in:
 #   under HALO_REVIEW such a rim goes to review (no box coloured in on those sheets has it
 #   at any rim ink; a marker's fill spilling all round a box inks 0.29 too)
+STRUCK_SIDES = 3  # a box filled nearly to its edges (short of F_FILLED's sides) and struck
+#   through past its outline (two strokes or more) with ink round this many sides: review,
+#   as a light one is (_pencil_fill), on any sheet (session 26, a fresh seed's pencil
+#   correction on a noisy photo read as coloured in; on fifteen seeds' photos one box
+#   coloured in goes to review, scans unchanged)
 PENCIL_FILL, PENCIL_HALO = 0.5, 0.15  # on a sheet under QUIET_NOISE, a box filled lightly
 #   (darkness under PENCIL_FILL: pencil) is a correction as much as coloured in (review)
 #   when its rim is inked on two sides or more: over PENCIL_HALO, or over HALO_REVIEW if
@@ -200,6 +205,13 @@ QUIET_SLASH_P = 0.05  # on a sheet as quiet as a scan (SCAN_NOISE), a single str
 #   0.01 until session 17; the model retrained then (seeing the print's zone) puts 98 % of
 #   its held-out slashes under 0.05 and no tick of the cached quiet sheets in 0.01-0.2: 6
 #   reviews fewer there, nothing else changed, and bench_ticks unchanged
+THIN_STROKE = 0.025  # read again at a quiet sheet's own noise, a box with text printed in
+#   it holding faint ink over this share of it, through its middle, is read by its
+#   strokes' shape as a faint mark is (_light_stroke_state), though under F_MARK: a thin
+#   pencil stroke across "+1" inks 2-5 % of the box there, the print hiding the rest
+#   (session 26: of 1,997 empty mission boxes read again on fifteen seeds' scans and
+#   clean renders none reaches 0.021 (cancelled ones aside); 21 reviews there and 8 on
+#   the photos read right, none wrong)
 LIGHT_ONE_BAND = 0.9  # a light stroke read again at a quiet sheet's own noise
 #   (_read_light_again) as a tick with this much of its ink on one band is one only if the
 #   model says so too (TICK_VETO): session 26, a pencil slash through the printed "+" read
@@ -321,6 +333,11 @@ LOOP_WHY = ("box filled, with a light loop around it: coloured in (checked) or f
             "circled (cancelled)?")
 HATCHED_WHY = ("ink over nearly all of the box, but not to every edge: coloured in (checked) "
                "or a very broad slash?")
+UNCOMPARED_WHY = ("a faint mark, or the photo's noise? (no clear mark on this sheet to "
+                  "compare it with)")  # a faint mark on a noisy photo of a sheet with no
+#   mark inking 2 F_MARK of its box (cal.ink_level 0: a blank sheet): review, likely empty
+#   (session 26: a fresh seed's dim, noisy photo of a blank sheet read two blotches of
+#   noise as faint marks; on fifteen seeds' photos no other reading changed)
 NEAR_FILLED_WHY = ("box filled nearly to its edges, with ink around it: coloured in (checked) "
                    "or filled and scribbled over (cancelled)?")
 BLURRED_PX = 1.8  # px: a photo this blurred (the print model's blur) ...
@@ -1447,10 +1464,13 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
                   else CHECKED)
         return Mark(REVIEW, 0.45, likely, "box filled, with ink around it: coloured in "
                     "(checked) or filled and scribbled over (cancelled)?", f)
-    if (_pencil_fill(f, cal) and f.get("fill", 0.0) >= F_FILLED
-            and f.get("halo", 0.0) >= HALO_REVIEW and f.get("halo_sides", 0) >= 2):
+    if (f.get("fill", 0.0) >= F_FILLED and f.get("halo", 0.0) >= HALO_REVIEW
+            and f.get("halo_sides", 0) >= 2
+            and (_pencil_fill(f, cal) or (f.get("halo_strokes", 0) >= 2
+                                          and f.get("halo_sides", 0) >= STRUCK_SIDES))):
         # filled lightly, nearly to its edges (short of a side), with ink past the outline
-        # on two sides or more: a light correction's loop as much as a fill's spill
+        # on two sides or more: a light correction's loop as much as a fill's spill; and
+        # on any sheet, one struck through past its outline on three sides or more
         return Mark(REVIEW, 0.45, CANCELLED, NEAR_FILLED_WHY, f)
     if f["level"] < f.get("t_ink", cal.t_ink):
         # ink whose darkest quarter stays under the ink threshold: noise, or a blurred
@@ -1829,6 +1849,8 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
         if mk.why.startswith("faint"):
             faint.append(rid)
         marks[rid] = mk
+    if not cal.ink_level and cal.noise >= QUIET_NOISE:
+        _uncompared_faint_marks(marks)
     printed = {rid for rid, p in zip(st.ids, st.printed, strict=True) if p}
     _like_the_sheets_marks(marks, feats["faint"], feats["ink"], cal, printed)
     contrast = _light_sheet_review(marks, t_ink_k)
@@ -1931,6 +1953,11 @@ def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, n
             continue
         line = _strokes(d, over, st, k, f, t_print) if st.executed[k] else None
         mk = classify(f, bool(st.executed[k]), line, cal)
+        if (mk.state == REVIEW and mk.why.startswith("a little ink") and line is not None
+                and st.printed[k] and f["faint"] >= THIN_STROKE and f["centre"] >= F_CENTRE):
+            state = _light_stroke_state(True, f, line, cal)[0]
+            if state != REVIEW:
+                mk = Mark(state, 0.6, state, "", f)
         if (mk.state == SLASHED and _stroke_state(True, line, f.get("far", 0.0)) != SLASHED
                 and not _faint_slash(f, line)):
             # the model's slash where the strokes' shape doubts it: stays a review (light
@@ -1961,6 +1988,15 @@ def _faint_slash(f: dict[str, float], line: tuple[float, float] | None) -> bool:
             and f.get("far", 1.0) < FAR_SLASH and f["faint"] >= FAINT_SLASH_INK
             and f["centre"] >= F_CENTRE and f.get("span", 0.0) >= FAINT_SLASH_SPAN
             and f.get("tick_p", 1.0) < QUIET_SLASH_P)
+
+
+def _uncompared_faint_marks(marks: dict[str, Mark]) -> None:
+    """On a noisy photo of a sheet with no clear mark (none inking 2 F_MARK of its box), a
+    faint mark has nothing to be measured against: a blank sheet's noise (blotches in a
+    dim photo) as much as a mark. Review, likely empty (UNCOMPARED_WHY)."""
+    for rid, m in marks.items():
+        if m.state in (CHECKED, SLASHED) and m.why.startswith("faint mark"):
+            marks[rid] = Mark(REVIEW, 0.4, EMPTY, UNCOMPARED_WHY, m.features, INK)
 
 
 def _like_the_sheets_marks(marks: dict[str, Mark], faint: np.ndarray, ink: np.ndarray,
