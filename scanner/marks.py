@@ -88,7 +88,9 @@ STRUCK_SIDES = 3  # a box filled nearly to its edges (short of F_FILLED's sides)
 #   through past its outline (two strokes or more) with ink round this many sides: review,
 #   as a light one is (_pencil_fill), on any sheet (session 26, a fresh seed's pencil
 #   correction on a noisy photo read as coloured in; on fifteen seeds' photos one box
-#   coloured in goes to review, scans unchanged)
+#   coloured in goes to review, scans unchanged); so is one whose rim is inked as a
+#   correction's (HALO_CANCEL) on this many sides (seed 157's light pencil correction on
+#   a photo; no box coloured in on fifteen seeds' photos and scans has such a rim)
 PENCIL_FILL, PENCIL_HALO = 0.5, 0.15  # on a sheet under QUIET_NOISE, a box filled lightly
 #   (darkness under PENCIL_FILL: pencil) is a correction as much as coloured in (review)
 #   when its rim is inked on two sides or more: over PENCIL_HALO, or over HALO_REVIEW if
@@ -1466,11 +1468,12 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
                     "(checked) or filled and scribbled over (cancelled)?", f)
     if (f.get("fill", 0.0) >= F_FILLED and f.get("halo", 0.0) >= HALO_REVIEW
             and f.get("halo_sides", 0) >= 2
-            and (_pencil_fill(f, cal) or (f.get("halo_strokes", 0) >= 2
-                                          and f.get("halo_sides", 0) >= STRUCK_SIDES))):
+            and (_pencil_fill(f, cal) or (f.get("halo_sides", 0) >= STRUCK_SIDES and (
+                f.get("halo_strokes", 0) >= 2 or f.get("halo", 0.0) >= HALO_CANCEL)))):
         # filled lightly, nearly to its edges (short of a side), with ink past the outline
         # on two sides or more: a light correction's loop as much as a fill's spill; and
-        # on any sheet, one struck through past its outline on three sides or more
+        # on any sheet, one struck through past its outline, or its rim inked as a
+        # correction's is, on three sides or more
         return Mark(REVIEW, 0.45, CANCELLED, NEAR_FILLED_WHY, f)
     if f["level"] < f.get("t_ink", cal.t_ink):
         # ink whose darkest quarter stays under the ink threshold: noise, or a blurred
@@ -1502,12 +1505,12 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
                   else CHECKED)
         return Mark(REVIEW, 0.45, likely, "one stroke or two? (slash = failed, cross = "
                     "success)", f)
-    if executed and state == SLASHED and _quiet_tick(f, line, cal):
+    if executed and state == SLASHED and _quiet_tick(f, line, cal) and not _thick_doubt(f):
         return Mark(CHECKED, 0.6, CHECKED, "", f)
     if executed and state == SLASHED and _tick_like(f, line, cal):
         if _quiet_slash(f, line, cal) or _dark_slash(f, line, cal):
             return Mark(SLASHED, 0.6, SLASHED, "", f)
-        if _sure_model_tick(f, cal):
+        if _sure_model_tick(f, cal) and not _thick_doubt(f):
             return Mark(CHECKED, 0.6, CHECKED, "", f)
         return Mark(REVIEW, 0.45, SLASHED, "one stroke or two? (a slash, or a tick with a "
                     "short arm?)", f)
@@ -1596,6 +1599,15 @@ def _quiet_tick(f: dict[str, float], line: tuple[float, float] | None, cal: Cali
     return (line is not None and cal.noise < QUIET_NOISE
             and f.get("tick_p", 0.0) >= QUIET_TICK_P and line[0] < QUIET_TICK_LINE
             and f.get("bulge", 1.0) >= QUIET_TICK_BULGE)
+
+
+def _thick_doubt(f: dict[str, float]) -> bool:
+    """A dark stroke the thin-pen model calls a tick that the marker model doubts (under
+    TICK_VETO): a marker's slash, its blunt end a tick's vertex to the thin-pen model.
+    The thin-pen model alone does not overturn the rules' slash there (session 26: on
+    seventeen seeds' scans, short-ticks scans and photos, the 2,300 ticks so read measure
+    0.9 and over, the two slashes 0.48 and 0.84)."""
+    return "thick_p" in f and f["thick_p"] < TICK_VETO
 
 
 def _quiet_model_tick(f: dict[str, float], line: tuple[float, float] | None, cal: Calibration

@@ -560,6 +560,31 @@ def test_a_correction_nearly_filled_and_struck_through_on_a_noisy_photo_is_no_fi
     assert m.state == REVIEW and m.likely == CANCELLED, m
 
 
+def test_a_light_correction_whose_rim_is_inked_all_round_on_a_photo_is_no_fill() -> None:
+    """A light pencil correction on a photo (held-out seed 157, phone 34): filled short of
+    a side, its loop inking half its rim on all four sides in one stroke. It read as
+    coloured in until session 26; a rim inked as a correction's is makes it a review."""
+    case = make_case(case_seed(157, "phone", 34), "phone")
+    m = read(case).marks["mission.escort.1"]
+    assert case.truth["mission.escort.1"] == CANCELLED
+    assert m.state == REVIEW and m.likely == CANCELLED, m
+
+
+@pytest.mark.parametrize(("seed", "profile", "index", "rid"), [
+    (163, "scan-150", 10, "mission.fighter_pilot.2"),
+    (127, "short-ticks-scan", 7, "mission.contact_civilization.3"),
+])
+def test_a_marker_slash_the_thin_pen_model_calls_a_tick_is_no_sure_tick(
+        seed: int, profile: str, index: int, rid: str) -> None:
+    """Marker slashes on scans whose blunt end the thin-pen model took for a tick's vertex
+    (0.995 and 0.996), read silently as ticks until session 26. The marker model doubts it
+    (0.48 and 0.84): the rules' slash is not overturned, a review."""
+    case = make_case(case_seed(seed, profile, index), profile)
+    m = read(case).marks[rid]
+    assert case.truth[rid] == SLASHED
+    assert m.state == REVIEW, m
+
+
 def test_noise_on_a_dim_photo_of_a_blank_sheet_is_no_mark() -> None:
     """A blank sheet in a dim, noisy, shadowed photo (held-out seed 139, phone 75): two
     blotches of noise read as faint marks until session 26. With no clear mark on the sheet
