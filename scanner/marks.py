@@ -84,6 +84,11 @@ RIM_SIDES = 3  # on a sheet as quiet as a scan (SCAN_NOISE), a filled box whose 
 #   fill with a light loop close round it (rim inked 0.29 on 3 sides), read as coloured in:
 #   under HALO_REVIEW such a rim goes to review (no box coloured in on those sheets has it
 #   at any rim ink; a marker's fill spilling all round a box inks 0.29 too)
+HALO_FILL = 0.75  # a box inked this much has its rim measured too (halo_ink), and one
+#   struck through or ringed on STRUCK_SIDES is a review as nearly filled ones are
+#   (session 26: seed 157's light pencil correction filled to 81 % read as coloured in;
+#   of 12,330 boxes coloured in or ticked at 75-85 % on twenty seeds' photos one goes to
+#   review, none on the scans; no other reading changed)
 STRUCK_SIDES = 3  # a box filled nearly to its edges (short of F_FILLED's sides) and struck
 #   through past its outline (two strokes or more) with ink round this many sides: review,
 #   as a light one is (_pencil_fill), on any sheet (session 26, a fresh seed's pencil
@@ -1466,14 +1471,16 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
                   else CHECKED)
         return Mark(REVIEW, 0.45, likely, "box filled, with ink around it: coloured in "
                     "(checked) or filled and scribbled over (cancelled)?", f)
-    if (f.get("fill", 0.0) >= F_FILLED and f.get("halo", 0.0) >= HALO_REVIEW
-            and f.get("halo_sides", 0) >= 2
-            and (_pencil_fill(f, cal) or (f.get("halo_sides", 0) >= STRUCK_SIDES and (
-                f.get("halo_strokes", 0) >= 2 or f.get("halo", 0.0) >= HALO_CANCEL)))):
+    halo, halo_sides = f.get("halo", 0.0), f.get("halo_sides", 0)
+    if ((f.get("fill", 0.0) >= F_FILLED and halo >= HALO_REVIEW and halo_sides >= 2
+         and _pencil_fill(f, cal))
+            or (f.get("fill", 0.0) >= HALO_FILL and halo >= HALO_REVIEW
+                and halo_sides >= STRUCK_SIDES
+                and (f.get("halo_strokes", 0) >= 2 or halo >= HALO_CANCEL))):
         # filled lightly, nearly to its edges (short of a side), with ink past the outline
         # on two sides or more: a light correction's loop as much as a fill's spill; and
-        # on any sheet, one struck through past its outline, or its rim inked as a
-        # correction's is, on three sides or more
+        # on any sheet, one inked over HALO_FILL struck through past its outline, or its
+        # rim inked as a correction's is, on three sides or more
         return Mark(REVIEW, 0.45, CANCELLED, NEAR_FILLED_WHY, f)
     if f["level"] < f.get("t_ink", cal.t_ink):
         # ink whose darkest quarter stays under the ink threshold: noise, or a blurred
@@ -1824,7 +1831,7 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
         f = _box_features(feats, k, t_ink_k, t_faint_k)
         g = tpl.regions[st.index[k]]
         inside = st.inside[k]
-        if f["fill"] >= F_FILLED and inside.any():
+        if f["fill"] >= HALO_FILL and inside.any():
             f["sides"] = _sides(d[k], inside, f["t_ink"])
             level = float(_median(d[k][inside]))
             f.update(halo_ink(big, tpl, st.rims[k], tuple(sh[k]), float(paper[k]), level, cal,

@@ -565,8 +565,14 @@ def test_a_light_correction_whose_rim_is_inked_all_round_on_a_photo_is_no_fill()
     a side, its loop inking half its rim on all four sides in one stroke. It read as
     coloured in until session 26; a rim inked as a correction's is makes it a review."""
     case = make_case(case_seed(157, "phone", 34), "phone")
-    m = read(case).marks["mission.escort.1"]
+    res = read(case)
+    m = res.marks["mission.escort.1"]
     assert case.truth["mission.escort.1"] == CANCELLED
+    assert m.state == REVIEW and m.likely == CANCELLED, m
+    # its neighbour's correction, filled to 81 % only (short of F_FILLED) and struck
+    # through all round: its rim is measured from 75 % (HALO_FILL), a review too
+    m = res.marks["skill.gunnery.1"]
+    assert case.truth["skill.gunnery.1"] == CANCELLED
     assert m.state == REVIEW and m.likely == CANCELLED, m
 
 
