@@ -1986,8 +1986,7 @@ def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, n
         if mk.state == REVIEW and _faint_slash(f, line):
             mk = Mark(SLASHED, 0.6, SLASHED, "", f)
         if (mk.state == CHECKED and line is not None and line[0] >= LIGHT_ONE_BAND
-                and f.get("tick_p", tick_probability(_box_ink(d, over, st, k, f), False))
-                < TICK_VETO):
+                and _light_tick_p(d, over, st, k, f) < TICK_VETO):
             # one band and a stub, the model unsure of a tick: a light slash through the
             # printed "+" widens and sprouts a stub where it crosses it; stays a review
             continue
@@ -1995,6 +1994,15 @@ def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, n
             marks[rid] = Mark(mk.state, 0.6, mk.state, "a light mark, read at this quiet "
                               "sheet's own noise", {**m.features, "low_ink": round(f["ink"], 4),
                                                     "low_faint": round(f["faint"], 4)})
+
+
+def _light_tick_p(d: np.ndarray, over: np.ndarray, st: Stack, k: int, f: dict[str, float]
+                  ) -> float:
+    """The model's P(tick) for box `k` read again: as _strokes measured it, or now (it asks
+    the model only where the rules doubt the strokes)."""
+    if "tick_p" in f:
+        return f["tick_p"]
+    return tick_probability(_box_ink(d, over, st, k, f), False)
 
 
 def _faint_slash(f: dict[str, float], line: tuple[float, float] | None) -> bool:
