@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from scanner.faintline import band_z, standing_out
 from scanner.rectify import Field, fit_field
 from scanner.template import RegionGeom, Template
 from scanner.tickslash import box_ink, tick_probability
@@ -345,6 +346,8 @@ UNCOMPARED_WHY = ("a faint mark, or the photo's noise? (no clear mark on this sh
 #   mark inking 2 F_MARK of its box (cal.ink_level 0: a blank sheet): review, likely empty
 #   (session 26: a fresh seed's dim, noisy photo of a blank sheet read two blotches of
 #   noise as faint marks; on fifteen seeds' photos no other reading changed)
+FAINT_LINE_WHY = ("read empty, but a faint straight stroke crosses it: a light mark, or the "
+                  "photo's noise?")
 NEAR_FILLED_WHY = ("box filled nearly to its edges, with ink around it: coloured in (checked) "
                    "or filled and scribbled over (cancelled)?")
 BLURRED_PX = 1.8  # px: a photo this blurred (the print model's blur) ...
@@ -1827,6 +1830,11 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
     cal.ink_level = float(np.median(marked)) if marked.size else 0.0
     marks: dict[str, Mark] = {}
     faint: list[str] = []
+    # a stroke too faint for any of its pixels to clear the noise (scanner.faintline), on a
+    # sheet noisier than a scan (on one as quiet, _read_light_again reads it at the sheet's
+    # own noise): each Executed box read empty gets its darkest straight band's z
+    lines: dict[str, float] = {}
+    line_paper = np.where(st.near | st.text, over, d) if cal.noise >= SCAN_NOISE else None
     for k, rid in enumerate(st.ids):
         f = _box_features(feats, k, t_ink_k, t_faint_k)
         g = tpl.regions[st.index[k]]
@@ -1865,6 +1873,8 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
         if line is not None:
             mk.features["line"] = round(line[0], 3)
             mk.features["line2"] = round(line[1], 3)
+        if line_paper is not None and executed and mk.state == EMPTY:
+            lines[rid] = band_z(line_paper[k], st.inside[k] | st.text[k], float(noise_k[k]))
         if mk.why.startswith("faint"):
             faint.append(rid)
         marks[rid] = mk
@@ -1883,6 +1893,7 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
         low = {**measure(d, st, lo_ink, lo_faint, over, t_print),
                "t_ink": lo_ink, "t_faint": lo_faint}
         _read_light_again(again, marks, low, d, over, st, cal, t_print, tpl.dpi)
+    _faint_lines(marks, lines)
     darkness = {}
     for k, g in enumerate(tpl.regions):
         if g.region.kind in ("digits", "text"):
@@ -2015,6 +2026,17 @@ def _faint_slash(f: dict[str, float], line: tuple[float, float] | None) -> bool:
             and f.get("far", 1.0) < FAR_SLASH and f["faint"] >= FAINT_SLASH_INK
             and f["centre"] >= F_CENTRE and f.get("span", 0.0) >= FAINT_SLASH_SPAN
             and f.get("tick_p", 1.0) < QUIET_SLASH_P)
+
+
+def _faint_lines(marks: dict[str, Mark], lines: dict[str, float]) -> None:
+    """An Executed box read empty whose darkest straight band stands out from the
+    sheet's other empty Executed boxes (scanner.faintline: a slash too faint for any of
+    its pixels to clear the photo's noise) goes to review, likely empty (in place)."""
+    for rid, score in standing_out(lines).items():
+        m = marks[rid]
+        if m.state == EMPTY:
+            marks[rid] = Mark(REVIEW, 0.4, EMPTY, FAINT_LINE_WHY,
+                              {**m.features, "faint_line": score}, INK)
 
 
 def _uncompared_faint_marks(marks: dict[str, Mark]) -> None:

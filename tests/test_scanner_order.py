@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from game.opial.marks import ordered_tracks, regions
 from game.opial.rules import load_rules
-from scanner.marks import CHECKED, EMPTY, INK, REVIEW, SLASHED, Mark
+from scanner.marks import CHECKED, EMPTY, FAINT_LINE_WHY, INK, REVIEW, SLASHED, Mark
 from scanner.order import LONE_GAPS, breaks_order, doubt_lone_gaps, gaps, settle
 
 TRACK = ("promotion.1", "promotion.2", "promotion.3", "promotion.4", "promotion.5")
@@ -164,3 +164,16 @@ def test_doubting_lone_gaps_leaves_a_sheet_in_order_or_untouched(states: list[st
         assert all(before[rid].state == EMPTY and marks[rid].state == REVIEW for rid in done)
     else:
         assert done == [] and marks == before
+
+
+def test_a_faint_line_after_a_sure_empty_box_is_empty_and_right_after_the_marks_stays() -> None:
+    """scanner.faintline's reviews are a doubt of ink, likely empty: one after a sure empty
+    box on its track is settled empty (most of the noise's false alarms), one right after
+    the track's last mark (where a slash too faint to show would be) stays in review."""
+    line = unsure(EMPTY, why=FAINT_LINE_WHY)
+    marks = {MISSION[0]: sure(SLASHED), MISSION[1]: sure(EMPTY), MISSION[2]: line}
+    assert settle(marks, [MISSION]) == [MISSION[2]]
+    assert marks[MISSION[2]].state == EMPTY
+    marks = {MISSION[0]: sure(SLASHED), MISSION[1]: line, MISSION[2]: sure(EMPTY)}
+    assert settle(marks, [MISSION]) == []
+    assert marks[MISSION[1]].state == REVIEW

@@ -1,0 +1,88 @@
+"""A line too faint for any of its pixels to clear a photo's noise.
+
+On a dim, noisy phone photo a light pencil slash can darken every pixel it crosses by
+less than the noise, so the pixel thresholds of scanner.marks read its box empty. Summed
+along the line, though, that darkening adds up while the noise averages out: the mean of
+a band of n pixels has 1/sqrt(n) of the noise. So each Executed box read empty gets the
+z-score of the darkest straight band through its middle, and a box whose band stands out
+from those of the sheet's other empty Executed boxes (the same photo's noise, blur and
+print) is one a person should look at.
+
+No I/O: the caller supplies each box's darkness over its paper (print taken away).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+LINE_ANGLES = np.deg2rad(np.r_[np.arange(20, 71, 5), np.arange(110, 161, 5)]).astype(
+    np.float32)  # a slash's directions, off the box's edges (degrees from the x axis)
+LINE_BAND = 3  # px: a pencil line's width on the canvas (200 dpi)
+LINE_MIDDLE = 0.2  # a band passes this close to the box's middle (of its smaller side)
+LINE_LONG = 0.5  # ... and holds at least this many pixels a band's width, over sqrt(area)
+EDGE_PX = 2  # the box's inside this far from its outline (the outline's blur) is left out
+LINE_MIN_PX = 30  # a box with fewer pixels than this has no band to measure
+LINE_BOXES = 10  # a sheet with fewer empty Executed boxes than this has nothing to compare
+LINE_SCORE = 3.0  # a band this many interquartile ranges over the sheet's median: review
+
+
+def band_z(dk: np.ndarray, mask: np.ndarray, noise: float) -> float:
+    """The z-score of the darkest straight band through the middle of a box: the band's
+    mean darkness over the box's median (its own background: a shadow, the print model's
+    bias), times sqrt(its pixels), over the box's noise. `dk`: the box's darkness (print
+    taken away); `mask`: where to measure."""
+    pix, weights = _bands(mask.astype(bool).tobytes(), mask.shape)
+    if not len(pix):
+        return 0.0
+    v = dk.ravel()[pix].astype(np.float32)
+    v -= np.median(v)
+    return float((weights @ v).max()) / max(noise, 1e-6)
+
+
+@lru_cache(maxsize=64)
+def _bands(mask_bytes: bytes, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """For a box's mask (its geometry is the template's: worked out once): the flat
+    indices of the pixels measured, and one row per band through the middle, holding
+    1/sqrt(n) on its n pixels (a row times the pixels' darkness: the band's sum over
+    sqrt(n))."""
+    mask = np.frombuffer(mask_bytes, bool).reshape(shape)
+    k = 2 * EDGE_PX + 1
+    inner = cv2.erode(mask.astype(np.uint8), np.ones((k, k), np.uint8)) > 0
+    ys, xs = np.nonzero(inner)
+    none = (np.zeros(0, np.int64), np.zeros((0, 0), np.float32))
+    if ys.size < LINE_MIN_PX:
+        return none
+    c, s = np.cos(LINE_ANGLES), np.sin(LINE_ANGLES)
+    rho = xs[:, None] * c + ys[:, None] * s  # (n, A): each pixel's offset across each band
+    middle = float(xs.mean()) * c + float(ys.mean()) * s  # (A,)
+    bins = np.floor(rho - rho.min()).astype(np.int64)
+    lo0 = np.floor(middle - rho.min()).astype(np.int64)
+    reach = int(np.ceil(LINE_MIDDLE * min(np.ptp(xs), np.ptp(ys))))
+    need = LINE_LONG * LINE_BAND * np.sqrt(ys.size)
+    rows = []
+    for a in range(len(LINE_ANGLES)):
+        for lo in range(lo0[a] - reach - LINE_BAND // 2, lo0[a] + reach):
+            on = (bins[:, a] >= lo) & (bins[:, a] < lo + LINE_BAND)
+            centre = lo + LINE_BAND / 2
+            if abs(centre - (middle[a] - rho.min())) <= reach and on.sum() >= need:
+                rows.append(on / np.sqrt(on.sum()))
+    if not rows:
+        return none
+    return ys * shape[1] + xs, np.array(rows, np.float32)
+
+
+def standing_out(z: Mapping[str, float]) -> dict[str, float]:
+    """The boxes whose band stands out from the sheet's others: id -> how many
+    interquartile ranges over their median (only those over LINE_SCORE)."""
+    if len(z) < LINE_BOXES:
+        return {}
+    vals = np.array(list(z.values()))
+    q25, q50, q75 = np.percentile(vals, [25, 50, 75])
+    spread = max(float(q75 - q25), 1e-6)
+    scores = {rid: (v - float(q50)) / spread for rid, v in z.items()}
+    return {rid: round(sc, 2) for rid, sc in scores.items() if sc > LINE_SCORE}
+

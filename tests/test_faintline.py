@@ -1,0 +1,76 @@
+"""scanner.faintline: a line summed along its length stands out of noise that hides each
+of its pixels."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scanner.faintline import LINE_BOXES, LINE_SCORE, band_z, standing_out
+
+NOISE = 0.02
+H, W = 24, 32  # a mission box's inside at 200 dpi, in pixels
+
+
+def _box(seed: int, line: float = 0.0, angle: float = 35.0) -> np.ndarray:
+    """A box of white noise (NOISE), with a straight line through its middle darkened by
+    `line` (4 px wide, at `angle` degrees)."""
+    rng = np.random.default_rng(seed)
+    d = rng.normal(0.0, NOISE, (H, W))
+    ys, xs = np.mgrid[0:H, 0:W]
+    a = np.deg2rad(angle)
+    dist = np.abs((xs - W / 2) * np.sin(a) - (ys - H / 2) * np.cos(a))
+    return d + line * (dist <= 2.0)
+
+
+FULL = np.ones((H, W), bool)
+
+
+@pytest.mark.parametrize("angle", [30.0, 45.0, 60.0, 125.0, 150.0])
+def test_a_line_lighter_than_the_noise_stands_out(angle: float) -> None:
+    """Darkened by 0.8 of the noise, the line's pixels are far under a faint mark's
+    threshold (4 sigma); yet every one of 60 such boxes scores over the highest of 60
+    boxes of noise alone."""
+    plain = max(band_z(_box(seed), FULL, NOISE) for seed in range(60))
+    lined = [band_z(_box(1000 + seed, 0.8 * NOISE, angle), FULL, NOISE) for seed in range(60)]
+    assert min(lined) > plain
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), shade=st.floats(-0.3, 0.3), scale=st.floats(0.5, 4.0))
+def test_a_box_scores_the_same_in_shadow_and_in_units_of_its_noise(
+        seed: int, shade: float, scale: float) -> None:
+    """A shadow darkening the whole box does not move its score (measured over the box's
+    own median); the score is in units of the box's noise."""
+    d = _box(seed, 0.5 * NOISE)
+    z = band_z(d, FULL, NOISE)
+    assert band_z(d + shade, FULL, NOISE) == pytest.approx(z, rel=1e-4, abs=1e-4)
+    assert band_z(d, FULL, scale * NOISE) == pytest.approx(z / scale, rel=1e-4, abs=1e-4)
+
+
+def test_noise_alone_scores_alike_box_after_box() -> None:
+    """Empty boxes of the same noise score alike: none stands out."""
+    z = {f"mission.m.{i}": band_z(_box(i), FULL, NOISE) for i in range(40)}
+    assert standing_out(z) == {}
+
+
+def test_the_box_with_a_faint_line_stands_out_from_the_sheets_empty_boxes() -> None:
+    z = {f"mission.m.{i}": band_z(_box(i), FULL, NOISE) for i in range(40)}
+    z["mission.slashed.1"] = band_z(_box(99, 0.6 * NOISE), FULL, NOISE)
+    out = standing_out(z)
+    assert list(out) == ["mission.slashed.1"]
+    assert out["mission.slashed.1"] > LINE_SCORE
+
+
+def test_too_few_boxes_to_compare_flag_nothing() -> None:
+    z = {f"mission.m.{i}": float(i) for i in range(LINE_BOXES - 2)}
+    z["mission.m.x"] = 1e6
+    assert standing_out(z) == {}
+
+
+def test_a_box_too_small_to_hold_a_band_scores_nothing() -> None:
+    tiny = np.zeros((H, W), bool)
+    tiny[10:14, 10:14] = True
+    assert band_z(_box(0, 0.1), tiny, NOISE) == 0.0
