@@ -1834,7 +1834,7 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
     # sheet noisier than a scan (on one as quiet, _read_light_again reads it at the sheet's
     # own noise): each Executed box read empty gets its darkest straight band's z
     lines: dict[str, float] = {}
-    line_paper = np.where(st.near | st.text, over, d) if cal.noise >= SCAN_NOISE else None
+    measure_lines = cal.noise >= SCAN_NOISE
     for k, rid in enumerate(st.ids):
         f = _box_features(feats, k, t_ink_k, t_faint_k)
         g = tpl.regions[st.index[k]]
@@ -1873,8 +1873,9 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
         if line is not None:
             mk.features["line"] = round(line[0], 3)
             mk.features["line2"] = round(line[1], 3)
-        if line_paper is not None and executed and mk.state == EMPTY:
-            lines[rid] = band_z(line_paper[k], st.inside[k] | st.text[k], float(noise_k[k]))
+        if measure_lines and executed and mk.state == EMPTY:  # (ink over print, as measure's)
+            lines[rid] = band_z(np.where(st.near[k] | st.text[k], over[k], d[k]),
+                                st.inside[k] | st.text[k], float(noise_k[k]))
         if mk.why.startswith("faint"):
             faint.append(rid)
         marks[rid] = mk
