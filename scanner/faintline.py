@@ -27,7 +27,7 @@ LINE_LONG = 0.5  # ... and holds at least this many pixels a band's width, over 
 EDGE_PX = 2  # the box's inside this far from its outline (the outline's blur) is left out
 LINE_MIN_PX = 30  # a box with fewer pixels than this has no band to measure
 LINE_BOXES = 10  # a sheet with fewer empty Executed boxes than this has nothing to compare
-LINE_SCORE = 3.0  # a band this many interquartile ranges over the sheet's median: review
+LINE_SCORE = 2.5  # a band this many interquartile ranges over the sheet's median: review
 
 
 def band_z(dk: np.ndarray, mask: np.ndarray, noise: float) -> float:
