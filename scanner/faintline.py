@@ -64,15 +64,17 @@ def _bands(mask_bytes: bytes, shape: tuple[int, ...]) -> tuple[np.ndarray, np.nd
     reach = int(np.ceil(LINE_MIDDLE * min(np.ptp(xs), np.ptp(ys))))
     need = LINE_LONG * LINE_BAND * np.sqrt(ys.size)
     rows = []
-    for a in range(len(LINE_ANGLES)):
-        for lo in range(lo0[a] - reach - LINE_BAND // 2, lo0[a] + reach):
-            on = (bins[:, a] >= lo) & (bins[:, a] < lo + LINE_BAND)
-            centre = lo + LINE_BAND / 2
-            if abs(centre - (middle[a] - rho.min())) <= reach and on.sum() >= need:
-                rows.append(on / np.sqrt(on.sum()))
-    if not rows:
+    for a in range(len(LINE_ANGLES)):  # every band of this angle near the middle at once
+        lo = np.arange(lo0[a] - reach - LINE_BAND // 2, lo0[a] + reach)[:, None]
+        on = (bins[None, :, a] >= lo) & (bins[None, :, a] < lo + LINE_BAND)
+        n = on.sum(axis=1)
+        near = np.abs(lo[:, 0] + LINE_BAND / 2 - (middle[a] - rho.min())) <= reach
+        keep = near & (n >= need)
+        rows.append(on[keep] / np.sqrt(n[keep])[:, None])
+    weights = np.concatenate(rows).astype(np.float32)
+    if not len(weights):
         return none
-    return ys * shape[1] + xs, np.array(rows, np.float32)
+    return ys * shape[1] + xs, weights
 
 
 def standing_out(z: Mapping[str, float]) -> dict[str, float]:
