@@ -348,6 +348,9 @@ UNCOMPARED_WHY = ("a faint mark, or the photo's noise? (no clear mark on this sh
 #   noise as faint marks; on fifteen seeds' photos no other reading changed)
 FAINT_LINE_WHY = ("read empty, but a faint straight stroke crosses it: a light mark, or the "
                   "photo's noise?")
+FAINT_MARK_WHY = "faint mark"  # the reasons a mark is read from a little ink (under F_MARK)
+LIKE_MARKS_WHY = "a light mark, as dark as this sheet's marks"
+QUIET_MARK_WHY = "a light mark, read at this quiet sheet's own noise"
 NEAR_FILLED_WHY = ("box filled nearly to its edges, with ink around it: coloured in (checked) "
                    "or filled and scribbled over (cancelled)?")
 BLURRED_PX = 1.8  # px: a photo this blurred (the print model's blur) ...
@@ -1425,7 +1428,7 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
                 return Mark(REVIEW, 0.4, likely, "faint mark: tick, cross or slash?", f)
             if _pale(f, cal, executed):  # the print's blur as much as ink
                 return Mark(REVIEW, 0.4, state, PALE_WHY, f, INK)
-            return Mark(state, 0.65, state, "faint mark", f)
+            return Mark(state, 0.65, state, FAINT_MARK_WHY, f)
         if (f["level"] < (f.get("t_faint", cal.t_faint) + f.get("t_ink", cal.t_ink)) / 2
                 and ink < F_EMPTY and faint < F_TRACE):
             # a trace barely above the paper's noise (a blur halo, a shadow's edge)
@@ -1962,6 +1965,14 @@ def unclear_ink(m: Mark) -> bool:
     return m.state == REVIEW and m.doubt == INK and m.why.startswith(UNCLEAR_INK)
 
 
+def from_ink_in_print(m: Mark) -> bool:
+    """A mark read from a little ink in a box with printed text, for being as dark as the
+    sheet's marks (_like_the_sheets_marks): the weakest evidence a mark is read on, which
+    a printed number's residue a pixel off can also give (scanner.order doubts such a mark
+    where its track's order says the box is empty)."""
+    return m.state in (CHECKED, SLASHED) and m.why == LIKE_MARKS_WHY
+
+
 def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, np.ndarray],
                       d: np.ndarray, over: np.ndarray, st: Stack, cal: Calibration,
                       t_print: float, dpi: float) -> None:
@@ -2003,8 +2014,8 @@ def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, n
             # printed "+" widens and sprouts a stub where it crosses it; stays a review
             continue
         if mk.state in (CHECKED, SLASHED):
-            marks[rid] = Mark(mk.state, 0.6, mk.state, "a light mark, read at this quiet "
-                              "sheet's own noise", {**m.features, "low_ink": round(f["ink"], 4),
+            marks[rid] = Mark(mk.state, 0.6, mk.state, QUIET_MARK_WHY,
+                              {**m.features, "low_ink": round(f["ink"], 4),
                                                     "low_faint": round(f["faint"], 4)})
 
 
@@ -2045,7 +2056,7 @@ def _uncompared_faint_marks(marks: dict[str, Mark]) -> None:
     faint mark has nothing to be measured against: a blank sheet's noise (blotches in a
     dim photo) as much as a mark. Review, likely empty (UNCOMPARED_WHY)."""
     for rid, m in marks.items():
-        if m.state in (CHECKED, SLASHED) and m.why.startswith("faint mark"):
+        if m.state in (CHECKED, SLASHED) and m.why == FAINT_MARK_WHY:
             marks[rid] = Mark(REVIEW, 0.4, EMPTY, UNCOMPARED_WHY, m.features, INK)
 
 
@@ -2073,7 +2084,7 @@ def _like_the_sheets_marks(marks: dict[str, Mark], faint: np.ndarray, ink: np.nd
             line = (f["line"], f["line2"]) if "line" in f else None
             state = _light_stroke_state(True, f, line, cal)[0] if line else REVIEW
         if state != REVIEW:
-            marks[rid] = Mark(state, 0.6, state, "a light mark, as dark as this sheet's marks", f)
+            marks[rid] = Mark(state, 0.6, state, LIKE_MARKS_WHY, f)
 
 
 def _light_sheet_review(marks: dict[str, Mark], t_ink: np.ndarray) -> float:

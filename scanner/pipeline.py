@@ -45,7 +45,7 @@ from scanner.marks import (
     require_legible,
 )
 from scanner.ocr import engine
-from scanner.order import doubt_lone_gaps, settle
+from scanner.order import doubt_lone_gaps, doubt_marks_past_empty, settle
 from scanner.rectify import fit, require_markers, warp
 from scanner.template import blank
 from scanner.triage import FormPage, PageError, PageImage, pages
@@ -185,6 +185,7 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
         reading = read_marks(canvas, tpl, inks)
         doubt_blurred_successes(reading.marks, reading.print_look[0], inks)
     tracks = ordered_tracks(load_rules(manifest.edition))
+    doubt_marks_past_empty(reading.marks, tracks)  # (before: such a mark breaks the order)
     settled = settle(reading.marks, tracks, trust_empty=not reading.light)
     doubt_lone_gaps(reading.marks, tracks)  # (after: a sheet with a gap settles nothing)
     for refused in (require_legible(reading, res.source, anyway, f.square_on),

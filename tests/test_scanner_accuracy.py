@@ -1337,3 +1337,15 @@ def test_a_stroke_with_no_pixel_above_a_noisy_photos_noise_is_a_review(seed: int
     assert case.truth[rid] in (CHECKED, SLASHED)
     assert m.state == REVIEW, m
     assert m.features["faint_line"] > LINE_SCORE
+
+
+def test_ink_in_a_printed_number_far_past_the_last_mark_is_a_review() -> None:
+    """An empty promotion box on a noisy photo of a pencil sheet (seed 211, phone 8: box
+    58, forty boxes past the last mark) whose printed "58" leaves a residue as dark as the
+    sheet's light marks: read silently as checked until session 28. Past a sure empty box
+    on a track read in order, it is a review."""
+    case = make_case(case_seed(211, "phone", 8), "phone")
+    m = read(case).marks["promotion.58"]
+    assert case.truth["promotion.58"] == EMPTY
+    assert m.state == REVIEW, m
+    assert "promotion.19 before it is empty" in m.why

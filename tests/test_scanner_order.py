@@ -7,8 +7,25 @@ from hypothesis import strategies as st
 
 from game.opial.marks import ordered_tracks, regions
 from game.opial.rules import load_rules
-from scanner.marks import CHECKED, EMPTY, FAINT_LINE_WHY, INK, REVIEW, SLASHED, Mark
-from scanner.order import LONE_GAPS, breaks_order, doubt_lone_gaps, gaps, settle
+from scanner.marks import (
+    CHECKED,
+    EMPTY,
+    FAINT_LINE_WHY,
+    FAINT_MARK_WHY,
+    INK,
+    LIKE_MARKS_WHY,
+    REVIEW,
+    SLASHED,
+    Mark,
+)
+from scanner.order import (
+    LONE_GAPS,
+    breaks_order,
+    doubt_lone_gaps,
+    doubt_marks_past_empty,
+    gaps,
+    settle,
+)
 
 TRACK = ("promotion.1", "promotion.2", "promotion.3", "promotion.4", "promotion.5")
 MISSION = ("mission.aid.1", "mission.aid.2", "mission.aid.3")
@@ -177,3 +194,40 @@ def test_a_faint_line_after_a_sure_empty_box_is_empty_and_right_after_the_marks_
     marks = {MISSION[0]: sure(SLASHED), MISSION[1]: line, MISSION[2]: sure(EMPTY)}
     assert settle(marks, [MISSION]) == []
     assert marks[MISSION[1]].state == REVIEW
+
+
+def in_print(state: str = CHECKED) -> Mark:
+    return Mark(state, 0.6, state, LIKE_MARKS_WHY)
+
+
+def test_a_mark_of_ink_in_the_print_past_a_sure_empty_box_is_a_review() -> None:
+    marks = {TRACK[0]: sure(CHECKED), TRACK[1]: sure(EMPTY), TRACK[2]: sure(EMPTY),
+             TRACK[3]: in_print(), TRACK[4]: sure(EMPTY)}
+    assert breaks_order(marks, [TRACK])
+    assert doubt_marks_past_empty(marks, [TRACK]) == [TRACK[3]]
+    m = marks[TRACK[3]]
+    assert (m.state, m.likely, m.doubt) == (REVIEW, CHECKED, INK)
+    assert TRACK[1] in m.why
+    assert not breaks_order(marks, [TRACK])
+    assert settle(marks, [TRACK]) == []  # (likely a mark: the order does not overrule it)
+    assert marks[TRACK[3]].state == REVIEW
+
+
+def test_only_a_mark_of_ink_in_the_print_is_doubted_by_the_order() -> None:
+    marks = {TRACK[0]: sure(CHECKED), TRACK[1]: sure(EMPTY),
+             TRACK[2]: Mark(CHECKED, 0.65, CHECKED, FAINT_MARK_WHY), TRACK[3]: sure(CHECKED, 0.7),
+             TRACK[4]: in_print()}
+    before = dict(marks)
+    marks2 = {**marks, TRACK[4]: sure(EMPTY)}
+    assert doubt_marks_past_empty(marks2, [TRACK]) == []
+    assert doubt_marks_past_empty(marks, [TRACK]) == [TRACK[4]]
+    assert {k: v for k, v in marks.items() if k != TRACK[4]} == {
+        k: v for k, v in before.items() if k != TRACK[4]}
+
+
+def test_a_mark_of_ink_in_the_print_is_left_alone_where_the_player_broke_the_order() -> None:
+    marks = {TRACK[0]: sure(CHECKED), TRACK[1]: sure(EMPTY), TRACK[2]: sure(CHECKED),
+             TRACK[3]: in_print(), TRACK[4]: sure(EMPTY)}
+    assert doubt_marks_past_empty(marks, [TRACK]) == []
+    marks = {TRACK[0]: sure(CHECKED), TRACK[1]: in_print(), TRACK[2]: sure(EMPTY)}
+    assert doubt_marks_past_empty(marks, [TRACK]) == []  # (before the empty box: in order)
