@@ -24,6 +24,7 @@ import numpy as np
 
 from scanner import fields as fieldreader
 from scanner.identify import identify
+from scanner.linesum import confirm_by_sum
 from scanner.locate import locate
 from scanner.lowres import (
     LOW_RES_DPI,
@@ -218,9 +219,13 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
                     if g.region.kind == "digits":
                         fld.confidence = digits_confidence(fld.confidence, f.dpi)
                     res.ocr[rid] = fld.to_dict()
-                    if fld.value is not None and (fld.confidence >= fieldreader.OCR_TRUST
-                                                  or g.region.kind == "text"):
+                    if g.region.kind == "text" and fld.value is not None:
                         values[rid] = fld.value  # a name is kept however it was read
+                if f.dpi >= LOW_RES_DPI:
+                    confirm_by_sum(res.ocr)
+                values.update({rid: o["value"] for rid, o in res.ocr.items()
+                               if geoms[rid].region.kind == "digits" and o["value"] is not None
+                               and o["confidence"] >= fieldreader.OCR_TRUST})
             else:
                 res.ocr = {"skipped": eng.reason}
                 res.warnings.append(f"OCR skipped: {eng.reason}; marks were read")

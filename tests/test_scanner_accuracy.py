@@ -22,6 +22,7 @@ import pytest
 import sheets
 from game.opial.marks import CANCELLED, CHECKED, SLASHED, meaning
 from scanner.faintline import LINE_SCORE
+from scanner.linesum import CONFIRMED
 from scanner.marks import EMPTY, FAINT_LINE_WHY, REVIEW, Calibration
 from scanner.pipeline import SheetResult, scan_page
 from scanner.synthetic import Case, case_seed, make_case
@@ -1349,3 +1350,18 @@ def test_ink_in_a_printed_number_far_past_the_last_mark_is_a_review() -> None:
     assert case.truth["promotion.58"] == EMPTY
     assert m.state == REVIEW, m
     assert "promotion.19 before it is empty" in m.why
+
+
+def test_a_grand_total_read_unsurely_is_confirmed_by_the_lines_sum() -> None:
+    """A scan (seed 11, scan-300 7) whose Grand Total "39" the two readers leave unsure,
+    its six lines read for sure: they add up to 39, so the total is compared too."""
+    case = make_case(case_seed(11, "scan-300", 7), "scan-300", "later", "letter")
+    gray = cv2.imdecode(np.frombuffer(case.encoded, np.uint8), cv2.IMREAD_GRAYSCALE)
+    res = scan_page(PageImage("scan-300-7", gray), ocr=True)
+    if "skipped" in res.ocr:
+        pytest.skip("Tesseract not installed")
+    total = res.ocr["score.total"]
+    assert total["value"] == case.state.written["total"] == 39
+    assert total["confirmed"] == CONFIRMED
+    assert (res.state.written or {}).get("total") == 39
+    assert {w.key: w.status for w in res.written}["total"] in ("agrees", "differs")

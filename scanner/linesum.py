@@ -1,0 +1,62 @@
+"""The written score lines checked against their own sum, a checksum the sheet carries.
+
+A player writes six score lines and their Grand Total, the lines' sum. A line's digits
+read unsurely (the two readers disagree on a cell, or agree too weakly: a handwritten 1
+or 7 most often) are confirmed when the sum holds with that reading and every other line
+read for sure: a misread digit would have to change the line by exactly what the others
+leave over. A line left blank counts as 0. Nothing is ever filled in that was not read:
+a cell read as "?" stays unread, and a sum that does not hold confirms nothing (the
+player's own arithmetic may be off, which the written-score check then shows).
+
+Pure logic on the fields' JSON dicts (scanner.fields.Field.to_dict), no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scanner.fields import OCR_TRUST, blank
+
+PARTS = ("tours_bonus", "final_promotion", "rank_bonus", "missions", "skills", "medals")
+TOTAL = "total"
+MAX_UNSURE = 1  # lines confirmed at once. Two unsure lines can both be misread and still
+#   add up (a 1 read as a 7 in one, a 7 as a 1 in the other, at the same place), and on
+#   phone photos 6 in 10 unsure lines are misread (session 28, 875 bench sheets of five
+#   seeds: one line at a time confirms 25 lines, all right; two at a time 51, all right)
+CONFIRMED = "the score lines add up to the Grand Total"
+
+
+def _value(field: Mapping[str, Any] | None) -> tuple[int | None, bool]:
+    """A line's number (0 when left blank) and whether it was read for sure."""
+    if field is None or blank(field):
+        return 0, True
+    v = field.get("value")
+    if not isinstance(v, int) or isinstance(v, bool):
+        return None, False
+    return v, float(field.get("confidence", 0.0)) >= OCR_TRUST
+
+
+def confirm_by_sum(fields: Mapping[str, dict[str, Any]], prefix: str = "score.",
+                   parts: Sequence[str] = PARTS, total: str = TOTAL) -> list[str]:
+    """Raise to OCR_TRUST the one line read unsurely (at most MAX_UNSURE) when the lines
+    with it read add up to the Grand Total, noting why (in place); the ids confirmed.
+    `fields`: field id -> its JSON dict; the lines are `prefix` + key."""
+    ids = [prefix + p for p in parts] + [prefix + total]
+    t = fields.get(ids[-1])
+    if t is None or blank(t):
+        return []  # (no total written: nothing to check against)
+    read = [_value(fields.get(i)) for i in ids]
+    if any(v is None for v, _ in read):
+        return []
+    unsure = [i for i, (_, sure) in zip(ids, read, strict=True) if not sure]
+    if not unsure or len(unsure) > MAX_UNSURE:
+        return []
+    values = [int(v or 0) for v, _ in read]
+    if sum(values[:-1]) != values[-1]:
+        return []
+    for i in unsure:
+        f = fields[i]
+        f["confidence"] = max(float(f.get("confidence", 0.0)), OCR_TRUST)
+        f["confirmed"] = CONFIRMED
+    return unsure
