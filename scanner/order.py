@@ -16,13 +16,13 @@ box) has nothing settled, and on a sheet of light marks (pencil barely darker th
 photo's noise, where a mark can read empty) an empty box settles nothing.
 
 The order also doubts a mark read from a little ink in a printed number for being as dark
-as the sheet's marks (marks.from_ink_in_print) that lies past a sure empty box, on a track
-whose sure readings keep the order: the residue of a number printed a pixel off as much as
-a light mark the player made out of order. It goes to review, likely what its ink says
-(session 28: a noisy photo's empty promotion box 58, forty boxes past the sheet's last
-mark, read so. On 25 seeds' 5,900 sheets, seven such marks past a sure empty box were all
-right, all on sheets the bench fills out of order; the fainter marks read from their own
-clear stroke, a hundred there, are left alone).
+as the sheet's marks (marks.from_ink_in_print) that lies past more than LONE_GAPS sure
+empty boxes, on a track whose sure readings keep the order: the residue of a number
+printed a pixel off as much as a light mark the player made out of order. It goes to
+review, likely what its ink says (session 28: a noisy photo's empty promotion box 58,
+forty boxes past the sheet's last mark, read so). Past one or two empty boxes it stays a
+mark and those boxes are the lone gaps below: a missed mark in them is as likely (on the
+same seed a pencil tick read empty at 0.95 before such a mark).
 
 A sheet read in order but for a lone gap or two (doubt_lone_gaps, after settling, which
 such a sheet is spared) has those boxes sent to review: a mark the reading missed (a slash
@@ -89,16 +89,23 @@ def _sure(marks: Mapping[str, Mark], ids: Sequence[str]) -> tuple[int, int]:
 
 def doubt_marks_past_empty(marks: dict[str, Mark], tracks: Sequence[Sequence[str]]
                            ) -> list[str]:
-    """A mark read from a little ink in its printed number past a sure empty box, on a track
-    whose sure readings keep the order, goes to review (in place); their ids."""
+    """A mark read from a little ink in its printed number past more than LONE_GAPS sure
+    empty boxes, on a track whose sure readings keep the order, goes to review (in place);
+    their ids. (Past one or two, a mark missed in them is as likely: doubt_lone_gaps
+    sends those to review instead.)"""
     doubted = []
     for ids in tracks:
         last_mark, first_empty = _sure(marks, ids)
         if last_mark > first_empty:
             continue  # (the player's own order: the validator reports it)
-        for rid in ids[first_empty + 1:]:
+        empties = 0
+        for rid in ids[first_empty:]:
             m = marks.get(rid)
-            if m is not None and from_ink_in_print(m):
+            if m is None:
+                continue
+            if m.state == EMPTY and m.confidence >= ANCHOR_CONFIDENCE:
+                empties += 1
+            elif from_ink_in_print(m) and empties > LONE_GAPS:
                 marks[rid] = Mark(REVIEW, GAP_CONFIDENCE, m.state,
                                   f"a little ink in the print read as a mark, but "
                                   f"{ids[first_empty]} before it is empty: a light mark out of "

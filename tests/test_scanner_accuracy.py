@@ -1365,3 +1365,14 @@ def test_a_grand_total_read_unsurely_is_confirmed_by_the_lines_sum() -> None:
     assert total["confirmed"] == CONFIRMED
     assert (res.state.written or {}).get("total") == 39
     assert {w.key: w.status for w in res.written}["total"] in ("agrees", "differs")
+
+
+def test_a_box_read_empty_before_a_mark_of_ink_in_the_print_stays_a_review() -> None:
+    """Seed 211, phone 8's neighbour phone 0: a pencil tick in Siege's first box reads
+    empty (0.95) and a light tick in the second's printed number reads as a mark from its
+    ink in the print. One empty box before such a mark is a lone gap, not a reason to doubt
+    the mark: the empty box goes to review, as before session 28's order rule."""
+    case = make_case(case_seed(211, "phone", 0), "phone")
+    res = read(case)
+    assert case.truth["mission.siege.1"] == CHECKED
+    assert res.marks["mission.siege.1"].state == REVIEW, res.marks["mission.siege.1"]
