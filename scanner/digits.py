@@ -39,6 +39,8 @@ UNANIMOUS = 5  # ... unless every one of this many Tesseract readings (all of fi
 #   flag and a base) and a 7 of SEVEN_ONE's width are trusted. Cached bench cells, six seeds:
 #   96 more cells read right, none wrong (a 1 the two readers swap for a 7 splits the five)
 UNANIMOUS_ONE = 1.3
+LEANS = 0.45  # an untrusted cell's confidence when both readers lean to its digit (0.3 when
+#   they do not)
 
 
 @dataclass(frozen=True)
@@ -178,4 +180,4 @@ def agree(reads: list[tuple[str, float]], guess: Guess, aspect: float,
     likely = max(votes, key=lambda k: votes[k]) if votes else guess.digit
     if likely in SEVEN_ONE and not (SEVEN_ONE[likely][0] <= aspect <= SEVEN_ONE[likely][1]):
         likely = "1" if likely == "7" else "7"  # a 1 with a flag read as 7, or the other way
-    return likely, min(0.45, guess.p if likely == guess.digit else 0.3)
+    return likely, min(LEANS, guess.p if likely == guess.digit else 0.3)

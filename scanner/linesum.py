@@ -1,12 +1,16 @@
 """The written score lines checked against their own sum, a checksum the sheet carries.
 
-A player writes six score lines and their Grand Total, the lines' sum. A line's digits
-read unsurely (the two readers disagree on a cell, or agree too weakly: a handwritten 1
-or 7 most often) are confirmed when the sum holds with that reading and every other line
-read for sure: a misread digit would have to change the line by exactly what the others
-leave over. A line left blank counts as 0. Nothing is ever filled in that was not read:
-a cell read as "?" stays unread, and a sum that does not hold confirms nothing (the
-player's own arithmetic may be off, which the written-score check then shows).
+A player writes six score lines and their Grand Total, the lines' sum. A line whose
+digits both readers lean to but too weakly to trust (a handwritten 1 or 7 most often) is
+confirmed when the sum holds with that reading and every other line read for sure: a
+misread digit would have to change the line by exactly what the others leave over. Not
+so where the two readers disagree on a cell: players miscount (a third of the bench's
+careers have a total that is not their lines' sum), and a misread that makes up the
+difference exactly does happen (seed 223, clean 16: a 7 that Tesseract reads as a 2,
+the classifier not, in a line five short of the total). A line left blank counts as 0.
+Nothing is ever filled in that was not read: a cell read as "?" stays unread, and a sum
+that does not hold confirms nothing (the written-score check then shows the player's
+own arithmetic off).
 
 Pure logic on the fields' JSON dicts (scanner.fields.Field.to_dict), no I/O.
 """
@@ -16,25 +20,26 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from scanner.digits import LEANS
 from scanner.fields import OCR_TRUST, blank
 
 PARTS = ("tours_bonus", "final_promotion", "rank_bonus", "missions", "skills", "medals")
 TOTAL = "total"
 MAX_UNSURE = 1  # lines confirmed at once. Two unsure lines can both be misread and still
 #   add up (a 1 read as a 7 in one, a 7 as a 1 in the other, at the same place), and on
-#   phone photos 6 in 10 unsure lines are misread (session 28, 875 bench sheets of five
-#   seeds: one line at a time confirms 25 lines, all right; two at a time 51, all right)
+#   phone photos 6 in 10 unsure lines are misread
 CONFIRMED = "the score lines add up to the Grand Total"
 
 
 def _value(field: Mapping[str, Any] | None) -> tuple[int | None, bool]:
-    """A line's number (0 when left blank) and whether it was read for sure."""
+    """A line's number (0 when left blank; None when no number both readers lean to) and
+    whether it was read for sure."""
     if field is None or blank(field):
         return 0, True
-    v = field.get("value")
-    if not isinstance(v, int) or isinstance(v, bool):
+    v, conf = field.get("value"), float(field.get("confidence", 0.0))
+    if not isinstance(v, int) or isinstance(v, bool) or conf < LEANS:
         return None, False
-    return v, float(field.get("confidence", 0.0)) >= OCR_TRUST
+    return v, conf >= OCR_TRUST
 
 
 def confirm_by_sum(fields: Mapping[str, dict[str, Any]], prefix: str = "score.",

@@ -7,6 +7,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scanner.digits import LEANS
 from scanner.fields import OCR_TRUST
 from scanner.linesum import CONFIRMED, PARTS, TOTAL, confirm_by_sum
 
@@ -17,7 +18,7 @@ def line(value: int | None, confidence: float = 0.9, text: str | None = None) ->
 
 
 def sheet(values: dict[str, int], unsure: tuple[str, ...] = ()) -> dict[str, dict[str, Any]]:
-    return {f"score.{k}": line(v, 0.3 if k in unsure else 0.9) for k, v in values.items()}
+    return {f"score.{k}": line(v, LEANS if k in unsure else 0.9) for k, v in values.items()}
 
 
 LINES = {"tours_bonus": 0, "final_promotion": 36, "rank_bonus": 0, "missions": 6,
@@ -35,7 +36,15 @@ def test_one_unsure_line_that_the_sum_holds_for_is_confirmed() -> None:
 def test_a_sum_that_does_not_hold_confirms_nothing() -> None:
     fields = sheet({**LINES, "missions": 7}, ("missions",))  # 1 misread: off by one
     assert confirm_by_sum(fields) == []
-    assert fields["score.missions"]["confidence"] == 0.3
+    assert fields["score.missions"]["confidence"] == LEANS
+
+
+def test_a_line_the_two_readers_disagree_on_is_never_confirmed() -> None:
+    """Seed 223, clean 16: the player's total is five short of their lines, and a 7 that
+    Tesseract reads as a 2 (the classifier not) makes up the difference exactly."""
+    fields = sheet({**LINES, "missions": 2, "total": 44})
+    fields["score.missions"]["confidence"] = 0.3
+    assert confirm_by_sum(fields) == []
 
 
 def test_two_unsure_lines_are_left_unsure() -> None:
