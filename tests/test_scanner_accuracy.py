@@ -1376,3 +1376,31 @@ def test_a_box_read_empty_before_a_mark_of_ink_in_the_print_stays_a_review() -> 
     res = read(case)
     assert case.truth["mission.siege.1"] == CHECKED
     assert res.marks["mission.siege.1"].state == REVIEW, res.marks["mission.siege.1"]
+
+
+@pytest.mark.parametrize(("seed", "profile", "index", "rid"), [
+    (233, "phone", 56, "medal.distinction.7"),
+    (167, "phone-easy", 39, "medal.distinction.11"),
+])
+def test_an_empty_box_drawn_off_by_a_neighbours_correction_is_a_review(
+        seed: int, profile: str, index: int, rid: str) -> None:
+    """An empty box beside a correction (filled and scribbled over, spilling past its
+    outline): the outline match puts the box 6 px off the place its neighbours share, over
+    the correction's ink, and it read as checked, silently. Read again where its
+    neighbours put it, it is empty: a review, likely empty."""
+    case = make_case(case_seed(seed, profile, index), profile)
+    m = read(case).marks[rid]
+    assert case.truth[rid] == EMPTY
+    assert (m.state, m.likely) == (REVIEW, EMPTY), m
+    assert m.features["off_neighbours_px"] > 3
+
+
+def test_a_trace_through_the_middle_of_a_printed_box_is_a_review() -> None:
+    """Held-out seed 239, phone 47: a light pencil cross over a skill box's "+1" on a dim,
+    noisy photo leaves faint ink on 3 % of the box, just under halfway between the faint
+    and the ink thresholds: a trace, read empty silently until session 28. It crosses the
+    box's middle (17 % of it), as a blur halo or a shadow's edge does not: a review."""
+    case = make_case(case_seed(239, "phone", 47), "phone")
+    m = read(case).marks["skill.command.1"]
+    assert case.truth["skill.command.1"] == CHECKED
+    assert (m.state, m.likely) == (REVIEW, EMPTY), m
