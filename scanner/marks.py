@@ -1896,9 +1896,9 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
         if mk.why.startswith("faint"):
             faint.append(rid)
         marks[rid] = mk
-    drawn, off = _off_their_neighbours(sh, st, marks)
+    drawn = _off_their_neighbours(sh, st, marks)
     if drawn:
-        _read_where_neighbours_put(drawn, off, marks, big_f, paper, slope, pad, tpl, st, cal,
+        _read_where_neighbours_put(drawn, marks, big_f, paper, slope, pad, tpl, st, cal,
                                    (sigma, gain), (t_ink_k, t_faint_k), t_print)
     if not cal.ink_level and cal.noise >= QUIET_NOISE:
         _uncompared_faint_marks(marks)
@@ -2070,57 +2070,52 @@ def _faint_lines(marks: dict[str, Mark], lines: dict[str, float]) -> None:
 
 
 def _off_their_neighbours(sh: np.ndarray, st: Stack, marks: dict[str, Mark]
-                          ) -> tuple[dict[int, np.ndarray], dict[int, float]]:
+                          ) -> dict[int, tuple[np.ndarray, float]]:
     """The boxes read as marked whose shift lies more than DRAWN_PX from the median shift
-    of the boxes within 25 mm (at least three): box index -> that median, and -> how far
-    off (px)."""
-    out, off = {}, {}
+    of the boxes within 25 mm (at least three): box index -> (that median, how far off)."""
+    out = {}
     for k, near in enumerate(st.near_boxes):
         if len(near) < 3 or marks[st.ids[k]].state not in (CHECKED, SLASHED, CANCELLED):
             continue
         med = np.round(np.median(sh[near], axis=0)).astype(int)
         gap = float(np.abs(sh[k] - med).max())
         if gap > DRAWN_PX:
-            out[k], off[k] = med, gap
-    return out, off
+            out[k] = (med, gap)
+    return out
 
 
-def _read_where_neighbours_put(drawn: dict[int, np.ndarray], off: dict[int, float],
-                               marks: dict[str, Mark],
-                               big_f: np.ndarray, paper: np.ndarray, slope: np.ndarray,
-                               pad: int, tpl: Template, st: Stack, cal: Calibration,
-                               look: tuple[float, float], t_k: tuple[np.ndarray, np.ndarray],
-                               t_print: float) -> None:
-    """A box read as marked at a place off its neighbours' (`drawn`: box index -> that
-    place, `off`: how far off, px; a thick outline or a
-    neighbour's correction spilling over it can draw the outline match a box-width's
-    fraction away) is read again where its neighbours put it; empty there, it goes to
-    review, likely empty (in place). (Moving such boxes outright read 131 empty boxes as
+def _read_where_neighbours_put(drawn: dict[int, tuple[np.ndarray, float]],
+                               marks: dict[str, Mark], big_f: np.ndarray, paper: np.ndarray,
+                               slope: np.ndarray, pad: int, tpl: Template, st: Stack,
+                               cal: Calibration, look: tuple[float, float],
+                               t_k: tuple[np.ndarray, np.ndarray], t_print: float) -> None:
+    """Each box read as marked off its neighbours' place (`drawn`, _off_their_neighbours:
+    a thick outline or a neighbour's correction spilling over it can draw the outline
+    match) is read again at that place, with its own paper and light; empty there, it goes
+    to review, likely empty (in place). (Moving such boxes outright read 131 empty boxes as
     marked on twenty seeds' photos: under curl and near the page's edges a box's own
     place does differ that much, session 23.)"""
     P, Q = st.size
     ks = np.array(sorted(drawn))
-    med = np.array([drawn[k] for k in ks])
-    rows = (st.origin[ks, 1] + med[:, 1] + pad)[:, None] + np.arange(P)[None, :]
-    cols = (st.origin[ks, 0] + med[:, 0] + pad)[:, None] + np.arange(Q)[None, :]
-    rows = np.clip(rows, 0, big_f.shape[0] - 1)
-    cols = np.clip(cols, 0, big_f.shape[1] - 1)
+    med = np.array([drawn[k][0] for k in ks])
+    rows = np.clip((st.origin[ks, 1] + med[:, 1] + pad)[:, None] + np.arange(P)[None, :],
+                   0, big_f.shape[0] - 1)
+    cols = np.clip((st.origin[ks, 0] + med[:, 0] + pad)[:, None] + np.arange(Q)[None, :],
+                   0, big_f.shape[1] - 1)
     obs = big_f[rows[:, :, None], cols[:, None, :]]
-    d = np.zeros((len(st.ids), P, Q), np.float32)
+    d = np.zeros((len(st.ids), P, Q), np.float32)  # (measure takes the whole stack)
     d[ks] = _blur3(np.clip(1.0 - obs / (paper[ks].astype(np.float32)[:, None, None]
                                         * slope[ks]), -1.0, 1.0))
     over = _over_print(d, look[1] * expected_print(tpl, st, look[0]))
     feats = measure(d, st, t_k[0], t_k[1], over, t_print)
-    for k in ks:
-        rid = st.ids[k]
-        f = _box_features(feats, int(k), t_k[0], t_k[1])
+    for k in map(int, ks):
+        f = _box_features(feats, k, t_k[0], t_k[1])
         executed = bool(st.executed[k])
-        line = _strokes(d, over, st, int(k), f, t_print) if executed else None
-        again = classify(f, executed, line, cal)
-        if again.state == EMPTY:
-            m = marks[rid]
-            marks[rid] = Mark(REVIEW, 0.4, EMPTY, DRAWN_WHY,
-                              {**m.features, "off_neighbours_px": off[k]})
+        line = _strokes(d, over, st, k, f, t_print) if executed else None
+        if classify(f, executed, line, cal).state == EMPTY:
+            m = marks[st.ids[k]]
+            marks[st.ids[k]] = Mark(REVIEW, 0.4, EMPTY, DRAWN_WHY,
+                                    {**m.features, "off_neighbours_px": drawn[k][1]})
 
 
 def _uncompared_faint_marks(marks: dict[str, Mark]) -> None:
