@@ -358,6 +358,7 @@ DRAWN_PX = 3  # a box found more than this (px, either axis) from the median pla
 #   empty box there is a review (DRAWN_WHY)
 DRAWN_WHY = ("marked where its outline was found, but empty where its neighbours put it: "
              "a neighbour's ink drawing the match, or a mark?")
+EDGE_WHY = "ink only at the box's edge: a stray from outside?"
 TRACE_WHY = "a trace of ink through the box's middle: a very light mark, or the photo's noise?"
 FAINT_MARK_WHY = "faint mark"  # the reasons a mark is read from a little ink (under F_MARK)
 LIKE_MARKS_WHY = "a light mark, as dark as this sheet's marks"
@@ -1455,8 +1456,7 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
         return Mark(REVIEW, 0.35, likely, "a little ink: a light mark, an erasure or a "
                     "stray?", f, INK)
     if centre < EDGE_CENTRE:
-        return Mark(REVIEW, 0.4, EMPTY, "ink only at the box's edge: a stray from "
-                    "outside?", f, INK)
+        return Mark(REVIEW, 0.4, EMPTY, EDGE_WHY, f, INK)
     # 3. filled solid and scribbled over past the outline: a correction (cancelled);
     #    filled but kept inside the box: coloured in (checked)
     filled = f.get("fill", ink) >= F_FILLED and f.get("sides", 0) >= 0.8
@@ -1981,6 +1981,13 @@ def unclear_ink(m: Mark) -> bool:
     """A review for a little ink only (what _read_light_again looks at again, and what
     scanner.order settles as a mark before a sure one)."""
     return m.state == REVIEW and m.doubt == INK and m.why.startswith(UNCLEAR_INK)
+
+
+def edge_ink(m: Mark) -> bool:
+    """A review for a mark's worth of ink kept to the box's edge (EDGE_CENTRE): a stray from
+    outside, or a tick drawn low in its box (scanner.order settles it as a mark between
+    sure marks)."""
+    return m.state == REVIEW and m.doubt == INK and m.why == EDGE_WHY
 
 
 def from_ink_in_print(m: Mark) -> bool:

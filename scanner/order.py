@@ -24,6 +24,12 @@ forty boxes past the sheet's last mark, read so). Past one or two empty boxes it
 mark and those boxes are the lone gaps below: a missed mark in them is as likely (on the
 same seed a pencil tick read empty at 0.95 before such a mark).
 
+A box reviewed for a mark's worth of ink kept to its edge (marks.edge_ink: a stray from
+outside, or a tick drawn low in its box) before a sure mark is likewise a mark (session
+28: two pencil ticks whose vertex lay below their box, on a held-out seed's clean
+renders; on 25 seeds' cached sheets no such review lay before a sure mark on a sheet
+read in order, so nothing else changes).
+
 A sheet read in order but for a lone gap or two (doubt_lone_gaps, after settling, which
 such a sheet is spared) has those boxes sent to review: a mark the reading missed (a slash
 too light or too blurred to show, hidden by the print) as much as a box the player skipped.
@@ -40,6 +46,7 @@ from scanner.marks import (
     REVIEW,
     SLASHED,
     Mark,
+    edge_ink,
     from_ink_in_print,
     is_executed,
     unclear_ink,
@@ -135,7 +142,7 @@ def settle(marks: dict[str, Mark], tracks: Sequence[Sequence[str]], trust_empty:
             if m is None or m.state != REVIEW or m.doubt != INK:
                 continue
             if (i < last_mark and not is_executed(rid)
-                    and (m.likely == CHECKED or unclear_ink(m))):
+                    and (m.likely == CHECKED or unclear_ink(m) or edge_ink(m))):
                 why, state = f"a little ink, and {ids[last_mark]} after it is marked", CHECKED
             elif i > first_empty and m.likely == EMPTY:
                 why, state = f"a little ink, and {ids[first_empty]} before it is empty", EMPTY

@@ -76,12 +76,20 @@ def test_a_little_ink_leaning_empty_before_a_sure_mark_is_a_mark() -> None:
 
 
 def test_the_order_never_overrules_other_ink() -> None:
-    # ink only at the edge (a stray) leaning empty before a mark, and a little ink
-    # leaning to a mark after a sure empty box: the order does not decide them
-    marks = {TRACK[0]: sure(CHECKED), TRACK[1]: unsure(EMPTY, why=STRAY),
-             TRACK[2]: sure(CHECKED), TRACK[3]: sure(EMPTY), TRACK[4]: unsure(CHECKED)}
+    # a little ink leaning to a mark after a sure empty box: the order does not decide it
+    marks = {TRACK[0]: sure(CHECKED), TRACK[1]: sure(CHECKED), TRACK[2]: sure(CHECKED),
+             TRACK[3]: sure(EMPTY), TRACK[4]: unsure(CHECKED)}
     assert settle(marks, [TRACK]) == []
-    assert marks[TRACK[1]].state == REVIEW and marks[TRACK[4]].state == REVIEW
+    assert marks[TRACK[4]].state == REVIEW
+
+
+def test_ink_at_the_edge_before_a_sure_mark_is_a_mark() -> None:
+    """A tick drawn low in its box leaves its ink at the edge (seed 251, clean 5): between
+    sure marks on a track read in order it is a mark, not a stray (session 28)."""
+    marks = {TRACK[0]: sure(CHECKED), TRACK[1]: unsure(EMPTY, why=STRAY),
+             TRACK[2]: sure(CHECKED), TRACK[3]: sure(EMPTY), TRACK[4]: unsure(EMPTY, why=STRAY)}
+    assert settle(marks, [TRACK]) == [TRACK[1], TRACK[4]]
+    assert marks[TRACK[1]].state == CHECKED and marks[TRACK[4]].state == EMPTY
 
 
 def test_the_box_after_the_last_mark_stays_in_review() -> None:
@@ -141,7 +149,7 @@ def test_settling_never_breaks_the_order_nor_touches_a_sure_box(
             b = before[rid]
             assert b.state == REVIEW and marks[rid].state in (CHECKED, EMPTY)
             assert marks[rid].state == b.likely or (
-                marks[rid].state == CHECKED and b.why.startswith("a little ink:"))
+                marks[rid].state == CHECKED and b.why.startswith(("a little ink:", STRAY)))
         else:
             assert marks[rid] is before[rid]
     if was_ordered:
