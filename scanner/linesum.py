@@ -20,11 +20,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from game.opial.state import SCORE_LINES
 from scanner.digits import LEANS
 from scanner.fields import OCR_TRUST, blank
 
-PARTS = ("tours_bonus", "final_promotion", "rank_bonus", "missions", "skills", "medals")
 TOTAL = "total"
+PARTS = tuple(k for k in SCORE_LINES if k != TOTAL)  # the lines the Grand Total adds up
 MAX_UNSURE = 1  # lines confirmed at once. Two unsure lines can both be misread and still
 #   add up (a 1 read as a 7 in one, a 7 as a 1 in the other, at the same place), and on
 #   phone photos 6 in 10 unsure lines are misread
