@@ -129,8 +129,10 @@ EDGE_EXTENT = 0.35  # one straight stroke reaching less than this far across its
 #   on the 2,985 cached sheets no box read as a slash measures under 0.5, the boxes under
 #   0.2 are empty ones with a neighbour's ink on their edge; a held-out seed's correction
 #   inked its neighbour's bottom edge, 0.25, which read as a slash)
-EDGE_WHY = ("one straight stroke along the box's edge: a neighbour's ink or a stray, or a "
-            "flat slash?")
+SPLIT_SLASH_WHY = ("a fat stroke: a marker's slash, or a tick or cross its width merged "
+                   "into one?")
+FLAT_EDGE_WHY = ("one straight stroke along the box's edge: a neighbour's ink or a stray, or a "
+                 "flat slash?")
 # slash or tick/cross: the share of the ink on a second straight band once the best band
 # (the main stroke) is taken away: a tick adds its short arm, a cross its second bar
 SECOND_SLASH = 0.05  # at most this on a second stroke: a single stroke (slash; measured
@@ -169,6 +171,15 @@ BLIND_PRINT, THROUGH_PX = 0.5, 5  # print this dark hides a mark over it; gaps i
 #   bench_ticks --pens 6,8,10,12, seeds 0 and 1, slashes read as ticks 54 and 65 of 864 ->
 #   7 and 8, no tick changed; the cached sheets 7 reviews read right, 2 more; 7 px
 #   closed a stroke onto glyph pixels beside it too: 4 more silent on marker pages)
+SPLIT_SECOND, SPLIT_SLASH_P = 0.09, 0.01  # a fat mark the paper-split test alone calls
+#   two strokes (a tick, a cross), whose second band holds under SPLIT_SECOND of its ink
+#   (half a cross's SECOND_CROSS) and that both tick-or-slash models call a slash (under
+#   SPLIT_SLASH_P): review, likely slashed (_split_slash). Session 29: seed 191 phone 53's
+#   marker slash, a third of its box wide, left little paper beside its band, its edges
+#   put 6.9 % of its ink on a second band and it read silently as a tick (the models: 0.0005
+#   and 0.0). Of the 1,421 fat marks the split test called two strokes on 35 seeds' harsh
+#   photos, 80 ticks and crosses have both models under 0.01 (crosses are not what they
+#   learned), and 3 of those a second band under 0.09 (0.071-0.09): those go to review
 SPLIT_PAPER = 0.12  # a thick mark leaving less paper than this on its band's thinner side
 #   (paper_both_sides) is a stroke, a pair or a box coloured in as THICK_ONE / THICK_TWO say
 TICK_VETO = 0.9  # a slash by the rules that scanner.tickslash's model calls a tick with
@@ -218,6 +229,15 @@ QUIET_SLASH_P = 0.05  # on a sheet as quiet as a scan (SCAN_NOISE), a single str
 #   0.01 until session 17; the model retrained then (seeing the print's zone) puts 98 % of
 #   its held-out slashes under 0.05 and no tick of the cached quiet sheets in 0.01-0.2: 6
 #   reviews fewer there, nothing else changed, and bench_ticks unchanged
+PRINT_SLASH_P = 0.01  # on a sheet as quiet as a scan, a stroke the rules read as one (all
+#   but FAR_SLASH of its ink on its band) that the model calls a slash with under this
+#   probability is one however much it widens (_sure_model_slash): a light pencil slash
+#   across the printed "+2" widens where it crosses the digit's strokes, not at a vertex
+#   (session 29: 7 of the 11 clean renders left to review on 35 seeds were such slashes,
+#   widening 2.4-3.9 times; on those seeds' quiet sheets no tick measures under it with its
+#   ink on one band, nor on bench_ticks' pages, pens and markers, seeds 0-2, where every
+#   such tick measures 0.3 or more. On a blurred phone photo the model is that sure of a
+#   tick: 35 there, none on a sheet under SCAN_NOISE)
 THIN_STROKE = 0.025  # read again at a quiet sheet's own noise, a box with text printed in
 #   it holding faint ink over this share of it, through its middle, is read by its
 #   strokes' shape as a faint mark is (_light_stroke_state), though under F_MARK: a thin
@@ -1197,6 +1217,7 @@ def stroke_shape(dk: np.ndarray, over_k: np.ndarray, st: Stack, k: int, t_over: 
         elif split < SPLIT_PAPER and line[0] <= THICK_TWO:
             line = (line[0], SECOND_CROSS)  # ink well off the main band: a second stroke
             shape["split_two"] = 1.0
+            shape["second"] = round(sk.second, 3)  # (what its second band measured)
         elif split < SPLIT_PAPER and not (line[0] >= THICK_ONE and split >= 0.04):
             line = (line[0], (SECOND_SLASH + SECOND_CROSS) / 2)  # review
             shape["far"] = 0.0
@@ -1510,7 +1531,7 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
     far = f.get("far", 0.0)
     state = _stroke_state(executed, line, far)
     if executed and state == SLASHED and f.get("extent", 1.0) < EDGE_EXTENT:
-        return Mark(REVIEW, 0.4, EMPTY, EDGE_WHY, f, INK)
+        return Mark(REVIEW, 0.4, EMPTY, FLAT_EDGE_WHY, f, INK)
     if _pale(f, cal, executed):  # a shadow, a blurred neighbour or print, as much as a mark
         return Mark(REVIEW, 0.4, CHECKED if state == REVIEW else state, PALE_WHY, f, INK)
     conf = _conf(ink, F_MARK, F_MARK * 2.5)
@@ -1535,7 +1556,7 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
     if executed and state == SLASHED and _quiet_tick(f, line, cal) and not _thick_doubt(f):
         return Mark(CHECKED, 0.6, CHECKED, "", f)
     if executed and state == SLASHED and _tick_like(f, line, cal):
-        if _quiet_slash(f, line, cal) or _dark_slash(f, line, cal):
+        if _quiet_slash(f, line, cal) or _dark_slash(f, line, cal) or _sure_model_slash(f, cal):
             return Mark(SLASHED, 0.6, SLASHED, "", f)
         if _sure_model_tick(f, cal) and not _thick_doubt(f):
             return Mark(CHECKED, 0.6, CHECKED, "", f)
@@ -1550,7 +1571,23 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
             conf = min(conf, _conf(l2, SECOND_CROSS, SECOND_CROSS + 0.12))
         else:  # a short second stroke that leaves the first one's band: a tick
             conf = min(conf, _conf(far, FAR_TICK, FAR_TICK + 0.06))
+    if executed and state == CHECKED and _split_slash(f):
+        return Mark(REVIEW, 0.45, SLASHED, SPLIT_SLASH_WHY, f)
     return Mark(state, conf, state, "", f)
+
+
+def _weak_second(f: dict[str, float]) -> bool:
+    """A fat mark that stroke_shape calls two strokes for the paper-split test alone
+    (`split_two`) whose second band holds under SPLIT_SECOND of its ink: a marker's cross
+    puts more there, a marker's slash only its blunt edges."""
+    return "split_two" in f and f.get("second", 1.0) < SPLIT_SECOND
+
+
+def _split_slash(f: dict[str, float]) -> bool:
+    """_weak_second, and both tick-or-slash models (the marker one's `tick_p`, the thin
+    pen's `thin_p`) call it a slash (under SPLIT_SLASH_P): one stroke as much as two."""
+    return (_weak_second(f) and f.get("tick_p", 1.0) < SPLIT_SLASH_P
+            and f.get("thin_p", 1.0) < SPLIT_SLASH_P)
 
 
 def _pencil_fill(f: dict[str, float], cal: Calibration) -> bool:
@@ -1688,6 +1725,16 @@ def _quiet_one_stroke(f: dict[str, float], line: tuple[float, float] | None, cal
     or are the paper-split test's doubt); bench_ticks, seeds 0-2: 2 slashes, no tick."""
     return (f.get("far", 1.0) < FAR_SLASH and f.get("split", SPLIT_PAPER) >= SPLIT_PAPER
             and _quiet_slash(f, line, cal))
+
+
+def _sure_model_slash(f: dict[str, float], cal: Calibration) -> bool:
+    """On a sheet as quiet as a scan, a stroke the rules read as a slash and a shape test
+    doubts (_tick_like, mostly for its widening) that the thin-pen model calls a slash all
+    but surely (PRINT_SLASH_P): a pencil slash widened by the print it crosses (the mirror
+    of _sure_model_tick). Not a fat mark (the marker model's answer, `thick_p`, is asked
+    there), nor any ink far off its band."""
+    return (cal.noise < SCAN_NOISE and "thick_p" not in f and f.get("far", 1.0) < FAR_SLASH
+            and f.get("tick_p", 1.0) < PRINT_SLASH_P)
 
 
 def _sure_model_tick(f: dict[str, float], cal: Calibration) -> bool:
@@ -1956,7 +2003,11 @@ def _strokes(d: np.ndarray, over: np.ndarray, st: Stack, k: int, f: dict[str, fl
             # test calls its core two strokes: the core's trimmed ends prove nothing)
             line, shape = line_c, {**shape_c, "core": 1.0}
     f.update(shape)
-    if _stroke_state(True, line, shape["far"]) != CHECKED:  # what the model may weigh in on
+    if _weak_second(f):  # both models are asked (_split_slash)
+        ink = _box_ink(d, over, st, k, f)
+        f["tick_p"] = round(tick_probability(ink, True), 3)
+        f["thin_p"] = round(tick_probability(ink, False), 3)
+    elif _stroke_state(True, line, shape["far"]) != CHECKED:  # what the model may weigh in on
         thick = _inked(f) >= SLASH_MAX_INK  # a marker's, or a pen's gone fat
         ink = _box_ink(d, over, st, k, f)
         f["tick_p"] = round(tick_probability(ink, thick), 3)

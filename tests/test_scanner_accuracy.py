@@ -1286,12 +1286,13 @@ def test_a_straight_stroke_along_a_box_edge_is_no_sure_slash() -> None:
     inks the bottom edge of the empty box above it, one straight band across the box's
     width but a quarter of its height (`extent` 0.25), read silently as a slash until
     session 22. A slash runs corner to corner: under EDGE_EXTENT it is a review."""
-    from scanner.marks import EDGE_WHY, classify
+    from scanner.marks import FLAT_EDGE_WHY, classify, edge_ink
 
     case = make_case(case_seed(101, "phone", 91), "phone")
     m = read(case).marks["mission.training.4"]
     assert case.truth["mission.training.4"] == "empty"
-    assert (m.state, m.why) == (REVIEW, EDGE_WHY), m
+    assert (m.state, m.why) == (REVIEW, FLAT_EDGE_WHY), m
+    assert not edge_ink(m)  # no stray ink that scanner.order settles as a mark
     assert m.features["extent"] < 0.35
     f = {**m.features, "extent": 0.8}
     assert classify(f, True, (1.0, 0.0), _quiet_cal(0.02, 0.33)).state == SLASHED
@@ -1404,3 +1405,60 @@ def test_a_trace_through_the_middle_of_a_printed_box_is_a_review() -> None:
     m = read(case).marks["skill.command.1"]
     assert case.truth["skill.command.1"] == CHECKED
     assert (m.state, m.likely) == (REVIEW, EMPTY), m
+
+
+@pytest.mark.parametrize(("seed", "index", "rid"), [
+    (157, 17, "mission.system_defense.4"),
+    (199, 4, "mission.contact_civilization.1"),
+])
+def test_a_pencil_slash_widened_by_the_printed_number_is_a_slash_on_a_clean_render(
+        seed: int, index: int, rid: str) -> None:
+    """A light pencil slash across "+2" on a clean render widens 3-4 times where it crosses
+    the digit's strokes, which a shape test takes for a tick's vertex: "one stroke or two?"
+    until session 29. All its ink lies on one band and the thin-pen model is all but sure
+    of a slash (under PRINT_SLASH_P): on a sheet as quiet as a scan, a slash."""
+    case = make_case(case_seed(seed, "clean", index), "clean")
+    m = read(case).marks[rid]
+    assert case.truth[rid] == SLASHED
+    assert m.state == SLASHED, m
+    assert m.features["bulge"] > 2 and m.features["tick_p"] < 0.01
+
+
+def test_the_models_sure_slash_needs_a_scan_and_a_thin_stroke_on_one_band() -> None:
+    """_sure_model_slash: its signs one by one (features as measured on 157_clean_0017's
+    slash). On a phone photo the model is as sure of a blurred tick (35 on 35 seeds)."""
+    from scanner.marks import _sure_model_slash
+
+    f = {"far": 0.018, "tick_p": 0.0, "bulge": 2.98}
+    assert _sure_model_slash(f, _quiet_cal(0.004, 0.3))
+    assert not _sure_model_slash(f, _quiet_cal(0.008, 0.3))  # a photo's noise
+    assert not _sure_model_slash({**f, "tick_p": 0.02}, _quiet_cal(0.004, 0.3))
+    assert not _sure_model_slash({**f, "far": 0.03}, _quiet_cal(0.004, 0.3))  # ink off its band
+    assert not _sure_model_slash({**f, "thick_p": 0.0}, _quiet_cal(0.004, 0.3))  # a fat mark
+
+
+def test_a_fat_marker_slash_the_paper_split_test_calls_two_strokes_is_a_review() -> None:
+    """Seed 191, phone 53: a marker slash a third of its box wide leaves little paper
+    beside its band, so the paper-split test called it two strokes and it read as a tick,
+    silently, on a sheet that came back clean. Its edges put only 6.9 % of its ink on a
+    second band (a marker's cross puts more) and both tick-or-slash models call it a
+    slash: a review, likely slashed."""
+    from scanner.marks import SPLIT_SLASH_WHY
+
+    case = make_case(case_seed(191, "phone", 53), "phone")
+    m = read(case).marks["mission.patrol.1"]
+    assert case.truth["mission.patrol.1"] == SLASHED
+    assert (m.state, m.likely, m.why) == (REVIEW, SLASHED, SPLIT_SLASH_WHY), m
+    assert m.features["second"] < 0.09 and m.features["split_two"] == 1.0
+
+
+def test_what_a_fat_stroke_needs_to_be_doubted_as_one() -> None:
+    """_split_slash: its signs one by one (features as measured on 191_phone_0053's slash)."""
+    from scanner.marks import _split_slash
+
+    f = {"split_two": 1.0, "second": 0.069, "tick_p": 0.0, "thin_p": 0.001}
+    assert _split_slash(f)
+    assert not _split_slash({**f, "second": 0.12})  # a cross's second bar
+    assert not _split_slash({**f, "tick_p": 0.3})  # the marker model sees a tick
+    assert not _split_slash({**f, "thin_p": 0.3})  # the thin-pen one does
+    assert not _split_slash({k: v for k, v in f.items() if k != "split_two"})
