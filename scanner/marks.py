@@ -237,7 +237,8 @@ PRINT_SLASH_P = 0.01  # on a sheet as quiet as a scan, a stroke the rules read a
 #   widening 2.4-3.9 times; on those seeds' quiet sheets no tick measures under it with its
 #   ink on one band, nor on bench_ticks' pages, pens and markers, seeds 0-2, where every
 #   such tick measures 0.3 or more. On a blurred phone photo the model is that sure of a
-#   tick: 35 there, none on a sheet under SCAN_NOISE)
+#   tick: 35 there, none on a sheet under SCAN_NOISE. Light strokes only (under DARK_LEVEL,
+#   inking under SLASH_MAX_INK): session 24's marker slash widening 1.6x stays a review)
 THIN_STROKE = 0.025  # read again at a quiet sheet's own noise, a box with text printed in
 #   it holding faint ink over this share of it, through its middle, is read by its
 #   strokes' shape as a faint mark is (_light_stroke_state), though under F_MARK: a thin
@@ -1731,10 +1732,11 @@ def _sure_model_slash(f: dict[str, float], cal: Calibration) -> bool:
     """On a sheet as quiet as a scan, a stroke the rules read as a slash and a shape test
     doubts (_tick_like, mostly for its widening) that the thin-pen model calls a slash all
     but surely (PRINT_SLASH_P): a pencil slash widened by the print it crosses (the mirror
-    of _sure_model_tick). Not a fat mark (the marker model's answer, `thick_p`, is asked
-    there), nor any ink far off its band."""
-    return (cal.noise < SCAN_NOISE and "thick_p" not in f and f.get("far", 1.0) < FAR_SLASH
-            and f.get("tick_p", 1.0) < PRINT_SLASH_P)
+    of _sure_model_tick). Only a light stroke (under DARK_LEVEL: a pen's or a marker's is
+    _dark_slash's, and a fat mark's `tick_p` is the marker model's, which learned no such
+    widening), with no ink far off its band."""
+    return (cal.noise < SCAN_NOISE and f["level"] < DARK_LEVEL and _inked(f) < SLASH_MAX_INK
+            and f.get("far", 1.0) < FAR_SLASH and f.get("tick_p", 1.0) < PRINT_SLASH_P)
 
 
 def _sure_model_tick(f: dict[str, float], cal: Calibration) -> bool:

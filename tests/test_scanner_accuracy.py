@@ -1429,12 +1429,13 @@ def test_the_models_sure_slash_needs_a_scan_and_a_thin_stroke_on_one_band() -> N
     slash). On a phone photo the model is as sure of a blurred tick (35 on 35 seeds)."""
     from scanner.marks import _sure_model_slash
 
-    f = {"far": 0.018, "tick_p": 0.0, "bulge": 2.98}
+    f = {"far": 0.018, "tick_p": 0.0, "bulge": 2.98, "level": 0.224, "ink": 0.073, "fill": 0.078}
     assert _sure_model_slash(f, _quiet_cal(0.004, 0.3))
     assert not _sure_model_slash(f, _quiet_cal(0.008, 0.3))  # a photo's noise
     assert not _sure_model_slash({**f, "tick_p": 0.02}, _quiet_cal(0.004, 0.3))
     assert not _sure_model_slash({**f, "far": 0.03}, _quiet_cal(0.004, 0.3))  # ink off its band
-    assert not _sure_model_slash({**f, "thick_p": 0.0}, _quiet_cal(0.004, 0.3))  # a fat mark
+    assert not _sure_model_slash({**f, "level": 0.85}, _quiet_cal(0.004, 0.3))  # a pen's, a marker's
+    assert not _sure_model_slash({**f, "fill": 0.5}, _quiet_cal(0.004, 0.3))  # a fat mark
 
 
 def test_a_fat_marker_slash_the_paper_split_test_calls_two_strokes_is_a_review() -> None:
