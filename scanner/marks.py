@@ -179,7 +179,8 @@ SPLIT_SECOND, SPLIT_SLASH_P = 0.09, 0.01  # a fat mark the paper-split test alon
 #   put 6.9 % of its ink on a second band and it read silently as a tick (the models: 0.0005
 #   and 0.0). Of the 1,421 fat marks the split test called two strokes on 35 seeds' harsh
 #   photos, 80 ticks and crosses have both models under 0.01 (crosses are not what they
-#   learned), and 3 of those a second band under 0.09 (0.071-0.09): those go to review
+#   learned); 3 of those measure 0.071-0.090 on their second band, and one of them goes
+#   to review (223 phone 37; a hatched fill reads as coloured in first, one is at 0.090)
 SPLIT_PAPER = 0.12  # a thick mark leaving less paper than this on its band's thinner side
 #   (paper_both_sides) is a stroke, a pair or a box coloured in as THICK_ONE / THICK_TWO say
 TICK_VETO = 0.9  # a slash by the rules that scanner.tickslash's model calls a tick with
