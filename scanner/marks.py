@@ -2006,15 +2006,14 @@ def _strokes(d: np.ndarray, over: np.ndarray, st: Stack, k: int, f: dict[str, fl
             # test calls its core two strokes: the core's trimmed ends prove nothing)
             line, shape = line_c, {**shape_c, "core": 1.0}
     f.update(shape)
-    if _weak_second(f):  # both models are asked (_split_slash)
-        ink = _box_ink(d, over, st, k, f)
-        f["tick_p"] = round(tick_probability(ink, True), 3)
-        f["thin_p"] = round(tick_probability(ink, False), 3)
-    elif _stroke_state(True, line, shape["far"]) != CHECKED:  # what the model may weigh in on
+    weak = _weak_second(f)  # a fat mark's two strokes in doubt: both models (_split_slash)
+    if weak or _stroke_state(True, line, shape["far"]) != CHECKED:  # what the model may weigh in on
         thick = _inked(f) >= SLASH_MAX_INK  # a marker's, or a pen's gone fat
         ink = _box_ink(d, over, st, k, f)
         f["tick_p"] = round(tick_probability(ink, thick), 3)
-        if not thick and f["level"] >= DARK_LEVEL:  # a thin marker's too? (_dark_slash)
+        if weak:
+            f["thin_p"] = round(tick_probability(ink, False), 3)
+        elif not thick and f["level"] >= DARK_LEVEL:  # a thin marker's too? (_dark_slash)
             f["thick_p"] = round(tick_probability(ink, True), 3)
     return line
 
