@@ -29,6 +29,12 @@ trained the same way with 1-1.5 mm markers too (scanner/models/tickslash_thick.n
 tried (sessions 16 and 19): each time a few thin stub-armed ticks more read as slashes,
 and the reader's thresholds were measured against its answers; a thin mark's reading is
 left exactly as it was.
+
+Neither learned crosses. A third model did (scanner/models/tickslash_success.npz,
+`--success`: as the marker one, with half its successes crosses), and is asked one thing:
+whether a stroke the rules read as a tick by a little ink off its band (a second band
+under SECOND_CROSS) is a success at all (scanner.marks._far_slash). A light slash across
+the printed "+1", or blurred, puts a little ink off its band too.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ from scanner.digits import SIDE, hog, mlp_probabilities
 MODEL = Path(__file__).parent / "models" / "tickslash.npz"
 THICK_MODEL = Path(__file__).parent / "models" / "tickslash_thick.npz"
 LOW_RES_MODEL = Path(__file__).parent / "models" / "tickslash_lowres.npz"  # scanner.lowres
+SUCCESS_MODEL = Path(__file__).parent / "models" / "tickslash_success.npz"  # crosses too
 
 
 def box_ink(dk: np.ndarray, over_k: np.ndarray, inside: np.ndarray, printed: np.ndarray,
@@ -92,4 +99,14 @@ def tick_probability(ink: np.ndarray, thick: bool = False, low_res: bool = False
     m = _model(LOW_RES_MODEL if low_res else THICK_MODEL if thick else MODEL)
     if m is None:
         return 0.0
+    return float(mlp_probabilities(m, features(ink))[0, 1])
+
+
+def success_probability(ink: np.ndarray) -> float:
+    """P(a tick or a cross, not a slash) for one box's ink (box_ink), from SUCCESS_MODEL,
+    which learned crosses as successes too (the other two call a fat cross anything);
+    1.0 when the model is missing (nothing is vetoed)."""
+    m = _model(SUCCESS_MODEL)
+    if m is None:
+        return 1.0
     return float(mlp_probabilities(m, features(ink))[0, 1])

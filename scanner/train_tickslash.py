@@ -1,6 +1,7 @@
 """Train the tick-or-slash model of scanner/tickslash.py (writes scanner/models/tickslash.npz).
 
-    python -m scanner.train_tickslash [--thick | --low-res] [--out PATH] [--pages N] [--jobs J]
+    python -m scanner.train_tickslash [--thick | --low-res | --success] [--out PATH] [--pages N]
+                                      [--jobs J]
 
 Deterministic (fixed seeds; numpy and OpenCV only). Ticks and slashes are drawn into every
 mission box of the blank career sheet (Letter and A4) at the scanner's 200 dpi: ticks with
@@ -20,6 +21,13 @@ but each page is sampled down to that resolution (where its blur, noise and JPEG
 added) and back up to 200 dpi, as rectifying a 640x480 photo does, and half the successes
 are crosses: at that resolution the rules cannot count a cross's strokes, so the model
 tells a success (tick or cross) from a failure (slash).
+`--success` trains the model that asks the same of a full-resolution box
+(scanner/models/tickslash_success.npz): as `--thick`, with half the successes crosses,
+ticks drawn more loosely (the vertex down to the box's bottom edge, the long arm out past
+its corner) and every mark placed by hand (_placed: shifted, turned and scaled). The
+other two learned ticks and slashes only, and call a fat cross anything; the reader asks
+this one whether a stroke read as a tick by a little ink off its band is a success at all
+(scanner.marks._far_slash).
 """
 
 from __future__ import annotations
@@ -34,7 +42,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scanner.tickslash import LOW_RES_MODEL, MODEL, THICK_MODEL, features
+from scanner.tickslash import LOW_RES_MODEL, MODEL, SUCCESS_MODEL, THICK_MODEL, features
 from scanner.train_digits import train
 
 SEED = 20261122
@@ -43,17 +51,31 @@ PENS = (1, 2, 2, 3, 3, 4, 5, 6)  # px at 200 dpi (0.13-0.75 mm)
 MARKER_PENS = (*PENS, 8, 10, 12)  # ... and a marker's 1-1.5 mm (--thick)
 
 
-def _tick(rng: random.Random) -> list[tuple[float, float]]:
+def _tick(rng: random.Random, loose: bool = False) -> list[tuple[float, float]]:
+    """A tick; `loose`: drawn as carelessly as people do, its vertex down to the box's
+    bottom edge (or on it) and its long arm running out past the top right corner."""
     arm = rng.uniform(0.1, 0.55)
-    vx, vy = rng.uniform(0.25, 0.5), rng.uniform(0.6, 0.9)
+    vx, vy = rng.uniform(0.25, 0.5), rng.uniform(0.6, 1.02 if loose else 0.9)
     a = math.radians(rng.uniform(15, 80))
     start = (vx - arm * math.cos(a), vy - arm * math.sin(a))
-    end = (rng.uniform(0.7, 0.95), rng.uniform(0.05, 0.3))
+    end = ((rng.uniform(0.7, 1.08), rng.uniform(-0.1, 0.3)) if loose
+           else (rng.uniform(0.7, 0.95), rng.uniform(0.05, 0.3)))
     pts = [start, (vx, vy), end]
     if rng.random() < 0.3:  # a curved long arm
         mid = ((vx + end[0]) / 2 + rng.uniform(-0.05, 0.05), (vy + end[1]) / 2 + rng.uniform(-0.05, 0.05))
         pts = [start, (vx, vy), mid, end]
     return pts
+
+
+def _placed(strokes: list[list[tuple[float, float]]], rng: random.Random
+            ) -> list[list[tuple[float, float]]]:
+    """A mark as a hand places it: shifted up to 12 % of the box, turned up to 9 degrees and
+    scaled 0.9-1.12 about the box's centre (the mark may run past the outline)."""
+    dx, dy = rng.uniform(-0.12, 0.12), rng.uniform(-0.12, 0.12)
+    t, k = math.radians(rng.uniform(-9, 9)), rng.uniform(0.9, 1.12)
+    c, s = math.cos(t) * k, math.sin(t) * k
+    return [[(0.5 + dx + c * (x - 0.5) - s * (y - 0.5), 0.5 + dy + s * (x - 0.5) + c * (y - 0.5))
+             for x, y in pts] for pts in strokes]
 
 
 def _slash(rng: random.Random) -> list[tuple[float, float]]:
@@ -99,15 +121,16 @@ def draw_in_box(img: np.ndarray, rect: tuple[float, float, float, float], page_h
 LOW_RES = (40.0, 60.0)  # px/inch of the sheet in the photo (--low-res)
 
 
-def page(args: tuple[int, str, tuple[int, ...], bool]
+def page(args: tuple[int, str, tuple[int, ...], bool, bool]
          ) -> tuple[list[np.ndarray], list[int], list[bool]]:
-    """One page's boxes (seed, paper, pens to choose from, low resolution): (features,
-    label 1 = tick, whether the rules read it as a slash)."""
+    """One page's boxes (seed, paper, pens to choose from, low resolution, success: crosses
+    among the successes, marks drawn loosely and placed by hand): (features, label 1 =
+    tick or cross, whether the rules read it as a slash)."""
     import sheets
     from scanner.marks import SLASHED, read_marks
     from scanner.template import blank, blank_pages
 
-    seed, paper, pens, low_res = args
+    seed, paper, pens, low_res, success = args
     rng = random.Random(seed)
     m = sheets.layout("career", "later", paper)
     tpl = blank(m, 200.0)
@@ -125,10 +148,12 @@ def page(args: tuple[int, str, tuple[int, ...], bool]
         label = int(rng.random() < 0.5)
         if not label:
             strokes = [_slash(rng)]
-        elif low_res and rng.random() < 0.5:  # under 60 px/inch a cross is a success too:
-            strokes = _cross(rng)  # the rules cannot count its strokes there
+        elif (low_res or success) and rng.random() < 0.5:  # a cross is a success too (under
+            strokes = _cross(rng)  # 60 px/inch the rules cannot count its strokes)
         else:
-            strokes = [_tick(rng)]
+            strokes = [_tick(rng, success)]
+        if success:
+            strokes = _placed(strokes, rng)
         for pts in strokes:
             draw_in_box(img, r.rect, m.page_size[1], dpi, pts, shade, max(1, round(pen)), inset)
         labels[r.id] = label
@@ -175,11 +200,11 @@ def _degraded(g: np.ndarray, rng: random.Random, seed: int, scale: float) -> np.
     return photo
 
 
-def dataset(seeds: list[int], jobs: int, pens: tuple[int, ...] = PENS, low_res: bool = False
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def dataset(seeds: list[int], jobs: int, pens: tuple[int, ...] = PENS, low_res: bool = False,
+            success: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     with Pool(jobs, initializer=cv2.setNumThreads, initargs=(1,)) as pool:
-        pages = pool.map(page, [(s, ("letter", "a4")[s % 2], pens, low_res) for s in seeds],
-                         chunksize=4)
+        pages = pool.map(page, [(s, ("letter", "a4")[s % 2], pens, low_res, success)
+                                for s in seeds], chunksize=4)
     x = np.array([v for p in pages for v in p[0]], np.float32)
     y = np.array([v for p in pages for v in p[1]], np.int64)
     s = np.array([v for p in pages for v in p[2]], bool)
@@ -192,6 +217,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="the model for thick marks: marker widths too (THICK_MODEL)")
     ap.add_argument("--low-res", action="store_true",
                     help="the model for sheets at 40-60 px/inch (LOW_RES_MODEL)")
+    ap.add_argument("--success", action="store_true",
+                    help="the model telling a tick or cross from a slash (SUCCESS_MODEL)")
     ap.add_argument("--out", type=Path)
     ap.add_argument("--pages", type=int)
     ap.add_argument("--jobs", type=int, default=2)
@@ -199,12 +226,15 @@ def main(argv: list[str] | None = None) -> None:
     # the thick model learns three more widths on three times the pages, with a wider net
     pens, out, pages, hidden, epochs = ((MARKER_PENS, THICK_MODEL, 1600, 96, 40) if args.thick
                                         else (MARKER_PENS, LOW_RES_MODEL, 1600, 96, 40)
-                                        if args.low_res else (PENS, MODEL, 400, HIDDEN, 30))
+                                        if args.low_res
+                                        else (MARKER_PENS, SUCCESS_MODEL, 1600, 96, 40)
+                                        if args.success else (PENS, MODEL, 400, HIDDEN, 30))
     out, pages = args.out or out, args.pages or pages
     t0 = time.time()
-    x, y, _ = dataset([SEED + i for i in range(pages)], args.jobs, pens, args.low_res)
+    x, y, _ = dataset([SEED + i for i in range(pages)], args.jobs, pens, args.low_res,
+                      args.success)
     xt, yt, st = dataset([SEED + 100_000 + i for i in range(pages // 4)], args.jobs, pens,
-                         args.low_res)
+                         args.low_res, args.success)
     print(f"training on {len(y)} boxes ({int(y.sum())} ticks), {x.shape[1]} features, "
           f"held out {len(yt)}, {time.time() - t0:.0f} s")
     p = train(x, y, SEED, epochs, classes=2, hidden=hidden)

@@ -17,6 +17,20 @@ def test_the_model_is_shipped_and_gives_probabilities() -> None:
     assert 0.0 <= p <= 1.0
 
 
+def test_every_model_the_reader_asks_is_shipped() -> None:
+    """A missing model reads as no opinion (tick_probability 0.0, success_probability 1.0):
+    the reader would lose a veto silently, so each must be in the package."""
+    import tomllib
+    from pathlib import Path
+
+    data = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    shipped = data["tool"]["setuptools"]["package-data"]["scanner"]
+    for path in (tickslash.MODEL, tickslash.THICK_MODEL, tickslash.LOW_RES_MODEL,
+                 tickslash.SUCCESS_MODEL):
+        assert path.exists(), path
+        assert f"models/{path.name}" in shipped, path.name
+
+
 def test_box_ink_is_the_inside_scaled_to_the_models_square() -> None:
     """The box's inside (its printed glyphs left out, as the reader leaves them out) at the
     mark's own level; nothing outside it."""
