@@ -35,7 +35,7 @@ import numpy as np
 from scanner.faintline import band_z, standing_out
 from scanner.rectify import Field, fit_field
 from scanner.template import RegionGeom, Template
-from scanner.tickslash import box_ink, tick_probability
+from scanner.tickslash import box_ink, success_probability, tick_probability
 from starsheets.errors import InputFileError
 
 CHECKED, SLASHED, EMPTY, CANCELLED, REVIEW = "checked", "slashed", "empty", "cancelled", "review"
@@ -181,6 +181,19 @@ SPLIT_SECOND, SPLIT_SLASH_P = 0.09, 0.01  # a fat mark the paper-split test alon
 #   photos, 80 ticks and crosses have both models under 0.01 (crosses are not what they
 #   learned); 3 of those measure 0.071-0.090 on their second band, and one of them goes
 #   to review (223 phone 37; a hatched fill reads as coloured in first, one is at 0.090)
+SUCCESS_VETO = 0.04  # a stroke the rules read as a tick by a little ink off its band (a
+#   second band under SECOND_CROSS, FAR_TICK off the first) that scanner.tickslash's
+#   success model (crosses learned as successes, ticks drawn loosely) calls a success with
+#   under this: review, likely a slash (_far_slash). Session 30, 38 seeds' default sets:
+#   of the 5,859 ticks and crosses read that way, one measures under 0.04 (0.013, 21
+#   phone 37), the next 0.058; of the 12 slashes read that way, four measure 0.0001-0.024
+#   (three silent errors: 241 phone 25, 263 phone 2, 257 scan-150 0), the rest are
+#   blurred or bent strokes the model calls ticks too (0.12-1.0). The two tick-or-slash
+#   models cannot veto there: they never learned a cross, and call fat ones slashes. A
+#   first success model, trained on ticks as tidy as theirs, called the bench's low ticks
+#   (vertex on the box's bottom edge) and shifted crosses slashes: 17 under 0.02
+FAR_SLASH_WHY = ("read as a tick by a little ink off one stroke that looks like a slash: a "
+                 "tick, or a slash across the print or blurred?")
 SPLIT_PAPER = 0.12  # a thick mark leaving less paper than this on its band's thinner side
 #   (paper_both_sides) is a stroke, a pair or a box coloured in as THICK_ONE / THICK_TWO say
 TICK_VETO = 0.9  # a slash by the rules that scanner.tickslash's model calls a tick with
@@ -1575,7 +1588,16 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
             conf = min(conf, _conf(far, FAR_TICK, FAR_TICK + 0.06))
     if executed and state == CHECKED and _split_slash(f):
         return Mark(REVIEW, 0.45, SLASHED, SPLIT_SLASH_WHY, f)
+    if executed and state == CHECKED and _far_slash(f):
+        return Mark(REVIEW, 0.45, SLASHED, FAR_SLASH_WHY, f)
     return Mark(state, conf, state, "", f)
+
+
+def _far_slash(f: dict[str, float]) -> bool:
+    """A stroke read as a tick by a little ink off its band that the success model calls a
+    slash (SUCCESS_VETO): the print's residue or a blur's spread off a slash as much as a
+    tick's short arm."""
+    return f.get("success_p", 1.0) < SUCCESS_VETO
 
 
 def _weak_second(f: dict[str, float]) -> bool:
@@ -1776,6 +1798,8 @@ def _light_stroke_state(executed: bool, f: dict[str, float], line: tuple[float, 
     if state == SLASHED and (not enough or _tick_like(f, line, cal)):
         if _quiet_slash(f, line, cal) or (cal.noise < SCAN_NOISE and _faint_slash(f, line)):
             return SLASHED, SLASHED
+        return REVIEW, SLASHED
+    if state == CHECKED and _far_slash(f):
         return REVIEW, SLASHED
     return state, (CHECKED if state == REVIEW else state)
 
@@ -2007,7 +2031,10 @@ def _strokes(d: np.ndarray, over: np.ndarray, st: Stack, k: int, f: dict[str, fl
             line, shape = line_c, {**shape_c, "core": 1.0}
     f.update(shape)
     weak = _weak_second(f)  # a fat mark's two strokes in doubt: both models (_split_slash)
-    if weak or _stroke_state(True, line, shape["far"]) != CHECKED:  # what the model may weigh in on
+    state = _stroke_state(True, line, shape["far"])
+    if state == CHECKED and line is not None and line[1] < SECOND_CROSS:  # _far_slash
+        f["success_p"] = round(success_probability(_box_ink(d, over, st, k, f)), 4)
+    if weak or state != CHECKED:  # what the model may weigh in on
         thick = _inked(f) >= SLASH_MAX_INK  # a marker's, or a pen's gone fat
         ink = _box_ink(d, over, st, k, f)
         f["tick_p"] = round(tick_probability(ink, thick), 3)

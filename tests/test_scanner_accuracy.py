@@ -1463,3 +1463,51 @@ def test_what_a_fat_stroke_needs_to_be_doubted_as_one() -> None:
     assert not _split_slash({**f, "tick_p": 0.3})  # the marker model sees a tick
     assert not _split_slash({**f, "thin_p": 0.3})  # the thin-pen one does
     assert not _split_slash({k: v for k, v in f.items() if k != "split_two"})
+
+
+@pytest.mark.parametrize(("seed", "profile", "index", "rid"), [
+    (241, "phone", 25, "mission.system_defense.4"),
+    (257, "scan-150", 0, "mission.system_defense.2"),
+])
+def test_a_slash_read_as_a_tick_by_ink_off_its_band_is_a_review(
+        seed: int, profile: str, index: int, rid: str) -> None:
+    """Seed 241 (a harsh photo) and 257 (a 150 dpi photocopy): a light slash across the
+    printed "+1", the print's residue or the blur putting a little of its ink off its band,
+    read silently as a tick. The success model (crosses learned as successes) calls it a
+    slash: a review, likely slashed."""
+    from scanner.marks import FAR_SLASH_WHY
+
+    case = make_case(case_seed(seed, profile, index), profile)
+    m = read(case).marks[rid]
+    assert case.truth[rid] == SLASHED
+    assert (m.state, m.likely, m.why) == (REVIEW, SLASHED, FAR_SLASH_WHY), m
+    assert m.features["success_p"] < 0.04 and m.features["line2"] < 0.18
+
+
+def test_what_a_tick_by_ink_off_its_band_needs_to_be_doubted() -> None:
+    """_far_slash: the success model's answer alone (asked of ticks read by ink off their
+    band only); without the model nothing is vetoed."""
+    from scanner.marks import _far_slash
+
+    assert _far_slash({"success_p": 0.0235})  # 263 phone 2's light slash across "+1"
+    assert not _far_slash({"success_p": 0.058})  # the second lowest of 5,859 ticks and crosses
+    assert not _far_slash({})
+
+
+def test_a_marker_cross_read_by_ink_off_its_band_stays_checked() -> None:
+    """The tick-or-slash models call a fat marker's cross a slash (they never learned
+    crosses); the success model did, and leaves those read by ink off their band alone."""
+    from scanner.tickslash import box_ink, success_probability, tick_probability
+
+    side = 60
+    img = np.zeros((side, side), np.float32)
+    cv2.line(img, (6, 6), (54, 54), 1.0, 9)
+    cv2.line(img, (6, 54), (54, 6), 1.0, 9)
+    inside = np.zeros((side, side), bool)
+    inside[2:-2, 2:-2] = True
+    ink = box_ink(img, img, inside, np.zeros_like(inside), 1.0)
+    assert success_probability(ink) > 0.9
+    slash = np.zeros_like(img)
+    cv2.line(slash, (8, 52), (52, 8), 1.0, 9)
+    assert success_probability(box_ink(slash, slash, inside, np.zeros_like(inside), 1.0)) < 0.1
+    assert tick_probability(ink, True) < 0.5  # what the marker model makes of that cross
