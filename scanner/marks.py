@@ -192,6 +192,13 @@ SUCCESS_VETO = 0.04  # a stroke the rules read as a tick by a little ink off its
 #   models cannot veto there: they never learned a cross, and call fat ones slashes. A
 #   first success model, trained on ticks as tidy as theirs, called the bench's low ticks
 #   (vertex on the box's bottom edge) and shifted crosses slashes: 17 under 0.02
+SUCCESS_SURE = 0.999  # ... and the other way, a stroke the rules read as a plain slash
+#   that it calls a success with this much: review (likely slashed; _success_slash). Session
+#   30, ten seeds' harsh and mild photos: of the 6,697 slashes read right, one measures
+#   0.999 or more (two 0.995); a fresh seed's blurred cross read silently as a slash 0.9995
+#   (271 phone 96, its strokes merged into one blot)
+SUCCESS_SLASH_WHY = ("read as a slash, but it looks like a tick or a cross: a slash, or a "
+                     "mark whose strokes the blur merged?")
 FAR_SLASH_WHY = ("read as a tick by a little ink off one stroke that looks like a slash: a "
                  "tick, or a slash across the print or blurred?")
 SPLIT_PAPER = 0.12  # a thick mark leaving less paper than this on its band's thinner side
@@ -1590,7 +1597,16 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
         return Mark(REVIEW, 0.45, SLASHED, SPLIT_SLASH_WHY, f)
     if executed and state == CHECKED and _far_slash(f):
         return Mark(REVIEW, 0.45, SLASHED, FAR_SLASH_WHY, f)
+    if executed and state == SLASHED and _success_slash(f):
+        return Mark(REVIEW, 0.45, SLASHED, SUCCESS_SLASH_WHY, f)
     return Mark(state, conf, state, "", f)
+
+
+def _success_slash(f: dict[str, float]) -> bool:
+    """A stroke the rules read as a slash, and no other test doubted, that the success
+    model is all but sure is a tick or a cross (SUCCESS_SURE): a blurred one whose second
+    stroke merged into the first."""
+    return f.get("success_p", 0.0) >= SUCCESS_SURE
 
 
 def _far_slash(f: dict[str, float]) -> bool:
@@ -2032,8 +2048,11 @@ def _strokes(d: np.ndarray, over: np.ndarray, st: Stack, k: int, f: dict[str, fl
     f.update(shape)
     weak = _weak_second(f)  # a fat mark's two strokes in doubt: both models (_split_slash)
     state = _stroke_state(True, line, shape["far"])
-    if state == CHECKED and line is not None and line[1] < SECOND_CROSS:  # _far_slash
-        f["success_p"] = round(success_probability(_box_ink(d, over, st, k, f)), 4)
+    if (state == CHECKED and line is not None and line[1] < SECOND_CROSS) or state == SLASHED:
+        # (_far_slash, _success_slash)
+        success = success_probability(_box_ink(d, over, st, k, f))
+        if success is not None:
+            f["success_p"] = round(success, 4)
     if weak or state != CHECKED:  # what the model may weigh in on
         thick = _inked(f) >= SLASH_MAX_INK  # a marker's, or a pen's gone fat
         ink = _box_ink(d, over, st, k, f)

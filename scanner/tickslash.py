@@ -31,10 +31,12 @@ and the reader's thresholds were measured against its answers; a thin mark's rea
 left exactly as it was.
 
 Neither learned crosses. A third model did (scanner/models/tickslash_success.npz,
-`--success`: as the marker one, with half its successes crosses), and is asked one thing:
-whether a stroke the rules read as a tick by a little ink off its band (a second band
-under SECOND_CROSS) is a success at all (scanner.marks._far_slash). A light slash across
-the printed "+1", or blurred, puts a little ink off its band too.
+`--success`: as the marker one, with half its successes crosses), and is asked two
+things: whether a stroke the rules read as a tick by a little ink off its band (a second
+band under SECOND_CROSS) is a success at all (scanner.marks._far_slash: a light slash
+across the printed "+1", or a blurred one, puts a little ink off its band too), and
+whether a plain slash is all but surely one (scanner.marks._success_slash: a cross
+blurred into one blot reads as a slash).
 """
 
 from __future__ import annotations
@@ -102,11 +104,11 @@ def tick_probability(ink: np.ndarray, thick: bool = False, low_res: bool = False
     return float(mlp_probabilities(m, features(ink))[0, 1])
 
 
-def success_probability(ink: np.ndarray) -> float:
+def success_probability(ink: np.ndarray) -> float | None:
     """P(a tick or a cross, not a slash) for one box's ink (box_ink), from SUCCESS_MODEL,
     which learned crosses as successes too (the other two call a fat cross anything);
-    1.0 when the model is missing (nothing is vetoed)."""
+    None when the model is missing (no opinion either way)."""
     m = _model(SUCCESS_MODEL)
     if m is None:
-        return 1.0
+        return None
     return float(mlp_probabilities(m, features(ink))[0, 1])

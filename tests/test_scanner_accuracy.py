@@ -1506,8 +1506,33 @@ def test_a_marker_cross_read_by_ink_off_its_band_stays_checked() -> None:
     inside = np.zeros((side, side), bool)
     inside[2:-2, 2:-2] = True
     ink = box_ink(img, img, inside, np.zeros_like(inside), 1.0)
-    assert success_probability(ink) > 0.9
+    cross_p = success_probability(ink)
     slash = np.zeros_like(img)
     cv2.line(slash, (8, 52), (52, 8), 1.0, 9)
-    assert success_probability(box_ink(slash, slash, inside, np.zeros_like(inside), 1.0)) < 0.1
+    slash_p = success_probability(box_ink(slash, slash, inside, np.zeros_like(inside), 1.0))
+    assert cross_p is not None and slash_p is not None, "the success model is shipped"
+    assert cross_p > 0.9 and slash_p < 0.1
     assert tick_probability(ink, True) < 0.5  # what the marker model makes of that cross
+
+
+def test_a_blurred_cross_read_as_one_stroke_is_a_review() -> None:
+    """Seed 271, phone 96 (first read in session 30): a cross on a photo so blurred its two
+    strokes merge into one blot, which the rules read as a plain slash (all its ink on one
+    band). The success model is all but sure it is a success (0.9995): a review."""
+    from scanner.marks import SUCCESS_SLASH_WHY
+
+    case = make_case(case_seed(271, "phone", 96), "phone")
+    m = read(case).marks["mission.patrol.2"]
+    assert case.truth["mission.patrol.2"] == CHECKED
+    assert (m.state, m.why) == (REVIEW, SUCCESS_SLASH_WHY), m
+    assert m.features["success_p"] >= 0.999
+
+
+def test_what_a_plain_slash_needs_to_be_doubted() -> None:
+    """_success_slash: the success model all but sure (SUCCESS_SURE) of a tick or cross;
+    without the model (no `success_p`) nothing is doubted."""
+    from scanner.marks import _success_slash
+
+    assert _success_slash({"success_p": 0.9995})
+    assert not _success_slash({"success_p": 0.995})  # two slashes read right on ten seeds
+    assert not _success_slash({})

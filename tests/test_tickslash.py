@@ -18,8 +18,8 @@ def test_the_model_is_shipped_and_gives_probabilities() -> None:
 
 
 def test_every_model_the_reader_asks_is_shipped() -> None:
-    """A missing model reads as no opinion (tick_probability 0.0, success_probability 1.0):
-    the reader would lose a veto silently, so each must be in the package."""
+    """A missing model reads as no opinion (tick_probability 0.0, success_probability
+    None): the reader would lose a veto silently, so each must be in the package."""
     import tomllib
     from pathlib import Path
 
