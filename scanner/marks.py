@@ -2048,14 +2048,16 @@ def _strokes(d: np.ndarray, over: np.ndarray, st: Stack, k: int, f: dict[str, fl
     f.update(shape)
     weak = _weak_second(f)  # a fat mark's two strokes in doubt: both models (_split_slash)
     state = _stroke_state(True, line, shape["far"])
-    if (state == CHECKED and line is not None and line[1] < SECOND_CROSS) or state == SLASHED:
-        # (_far_slash, _success_slash)
-        success = success_probability(_box_ink(d, over, st, k, f))
+    far_tick = state == CHECKED and line is not None and line[1] < SECOND_CROSS
+    if not (weak or far_tick or state != CHECKED):
+        return line
+    ink = _box_ink(d, over, st, k, f)
+    if far_tick or state == SLASHED:  # what the success model weighs in on (_far_slash,
+        success = success_probability(ink)  # _success_slash)
         if success is not None:
             f["success_p"] = round(success, 4)
-    if weak or state != CHECKED:  # what the model may weigh in on
+    if weak or state != CHECKED:  # what the tick-or-slash models may weigh in on
         thick = _inked(f) >= SLASH_MAX_INK  # a marker's, or a pen's gone fat
-        ink = _box_ink(d, over, st, k, f)
         f["tick_p"] = round(tick_probability(ink, thick), 3)
         if weak:
             f["thin_p"] = round(tick_probability(ink, False), 3)
