@@ -98,17 +98,18 @@ def tick_probability(ink: np.ndarray, thick: bool = False, low_res: bool = False
     the reader's thresholds were measured against. `low_res`: LOW_RES_MODEL, for a
     sheet photographed at under 60 px/inch (scanner.lowres), where a cross counts as a
     tick (both are a success)."""
-    m = _model(LOW_RES_MODEL if low_res else THICK_MODEL if thick else MODEL)
-    if m is None:
-        return 0.0
-    return float(mlp_probabilities(m, features(ink))[0, 1])
+    p = _probability(LOW_RES_MODEL if low_res else THICK_MODEL if thick else MODEL, ink)
+    return 0.0 if p is None else p
 
 
 def success_probability(ink: np.ndarray) -> float | None:
     """P(a tick or a cross, not a slash) for one box's ink (box_ink), from SUCCESS_MODEL,
     which learned crosses as successes too (the other two call a fat cross anything);
     None when the model is missing (no opinion either way)."""
-    m = _model(SUCCESS_MODEL)
-    if m is None:
-        return None
-    return float(mlp_probabilities(m, features(ink))[0, 1])
+    return _probability(SUCCESS_MODEL, ink)
+
+
+def _probability(path: Path, ink: np.ndarray) -> float | None:
+    """The model at `path`'s P(class 1) for one box's ink; None when it is missing."""
+    m = _model(path)
+    return None if m is None else float(mlp_probabilities(m, features(ink))[0, 1])

@@ -27,7 +27,8 @@ ticks drawn more loosely (the vertex down to the box's bottom edge, the long arm
 its corner) and every mark placed by hand (_placed: shifted, turned and scaled). The
 other two learned ticks and slashes only, and call a fat cross anything; the reader asks
 this one whether a stroke read as a tick by a little ink off its band is a success at all
-(scanner.marks._far_slash).
+(scanner.marks._far_slash), and whether a plain slash may be a blurred cross
+(scanner.marks._success_slash).
 """
 
 from __future__ import annotations
@@ -223,12 +224,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--pages", type=int)
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args(argv)
-    # the thick model learns three more widths on three times the pages, with a wider net
-    pens, out, pages, hidden, epochs = ((MARKER_PENS, THICK_MODEL, 1600, 96, 40) if args.thick
-                                        else (MARKER_PENS, LOW_RES_MODEL, 1600, 96, 40)
-                                        if args.low_res
-                                        else (MARKER_PENS, SUCCESS_MODEL, 1600, 96, 40)
-                                        if args.success else (PENS, MODEL, 400, HIDDEN, 30))
+    # the other models learn three more widths on four times the pages, with a wider net
+    pens, out, pages, hidden, epochs = (PENS, MODEL, 400, HIDDEN, 30)
+    for flag, path in ((args.thick, THICK_MODEL), (args.low_res, LOW_RES_MODEL),
+                       (args.success, SUCCESS_MODEL)):
+        if flag:
+            pens, out, pages, hidden, epochs = MARKER_PENS, path, 1600, 96, 40
+            break
     out, pages = args.out or out, args.pages or pages
     t0 = time.time()
     x, y, _ = dataset([SEED + i for i in range(pages)], args.jobs, pens, args.low_res,
