@@ -1534,5 +1534,55 @@ def test_what_a_plain_slash_needs_to_be_doubted() -> None:
     from scanner.marks import _success_slash
 
     assert _success_slash({"success_p": 0.9995})
-    assert not _success_slash({"success_p": 0.995})  # two slashes read right on ten seeds
+    assert _success_slash({"success_p": 0.9987})  # 127 short-ticks 33's short-armed tick
+    assert not _success_slash({"success_p": 0.9977})  # the highest slash read right under it
     assert not _success_slash({})
+
+
+@pytest.mark.parametrize(("seed", "profile", "index", "rid"), [
+    (127, "short-ticks", 33, "mission.strike.2"),
+    (11, "short-ticks-scan", 36, "mission.strike.3"),
+    (283, "phone", 85, "mission.exploration.4"),
+])
+def test_a_success_read_as_a_slash_by_any_rule_is_a_review(
+        seed: int, profile: str, index: int, rid: str) -> None:
+    """Read silently as slashes: ticks whose short arm is hardly there (127: a pen's; 11: a
+    light pencil one, its short arm in the printed "+"'s stem, read as a faint mark) and a
+    fat marker cross blurred into one blot with paper beside it (fresh seed 283, read by
+    the fat-stroke rule). The success model is all but sure of a success (SUCCESS_SURE),
+    whichever rule read the slash: a review."""
+    from scanner.marks import SUCCESS_SLASH_WHY
+
+    case = make_case(case_seed(seed, profile, index), profile)
+    m = read(case).marks[rid]
+    assert case.truth[rid] == CHECKED
+    assert (m.state, m.likely, m.why) == (REVIEW, SLASHED, SUCCESS_SLASH_WHY), m
+
+
+@pytest.mark.parametrize(("seed", "index", "rid"), [
+    (223, 0, "mission.fighter_pilot.2"),
+    (251, 15, "mission.fighter_pilot.4"),
+])
+def test_a_fat_marker_slash_the_success_model_is_sure_of_is_read(
+        seed: int, index: int, rid: str) -> None:
+    """Clean renders: a fat marker slash whose blunt end the tick-or-slash models take for
+    a tick's vertex (0.69, 0.80) was a review ("one stroke or two?"). The success model,
+    which learned crosses and loose ticks, calls it a slash at 0.003: read as one, and
+    marked as settled (it still counts as unclear when the photo's legibility is judged)."""
+    from scanner.marks import SETTLED, SETTLED_WHY
+
+    case = make_case(case_seed(seed, "clean", index), "clean")
+    m = read(case).marks[rid]
+    assert case.truth[rid] == SLASHED
+    assert (m.state, m.why, m.doubt) == (SLASHED, SETTLED_WHY, SETTLED), m
+    assert m.features["success_p"] < 0.005 < m.features["tick_p"]
+
+
+def test_what_settles_a_stroke_in_doubt_as_a_slash() -> None:
+    """_success_says_slash: the success model under SUCCESS_SETTLES; without the model
+    nothing is settled."""
+    from scanner.marks import _success_says_slash
+
+    assert _success_says_slash({"success_p": 0.003})  # 223 clean 0's marker slash
+    assert not _success_says_slash({"success_p": 0.0099})  # 239 phone 26's blurred cross
+    assert not _success_says_slash({})
