@@ -194,9 +194,9 @@ SUCCESS_VETO = 0.04  # a stroke the rules read as a tick by a little ink off its
 #   models cannot veto there: they never learned a cross, and call fat ones slashes. A
 #   first success model, trained on ticks as tidy as theirs, called the bench's low ticks
 #   (vertex on the box's bottom edge) and shifted crosses slashes: 17 under 0.02
-SUCCESS_SURE = 0.998  # ... and the other way, a stroke the rules read as a plain slash (or a
-#   faint mark's one stroke) that it calls a success with this much: review (likely
-#   slashed; _success_slash). Session 30, ten seeds' harsh and mild photos: of the 6,697
+SUCCESS_SURE = 0.998  # ... and the other way, a stroke the rules read as a slash (by any
+#   rule, classify) that it calls a success with this much: review (likely slashed;
+#   _success_slash). Session 30, ten seeds' harsh and mild photos: of the 6,697
 #   slashes read right, one measures 0.999 or more (two 0.995); a fresh seed's blurred
 #   cross read silently as a slash 0.9995 (271 phone 96, its strokes merged into one blot).
 #   Session 31 (0.999 to 0.998, and faint marks too): two short-armed ticks read silently
@@ -2400,10 +2400,11 @@ def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | No
     sure_levels = [m.features["level"] for m in reading.marks.values()
                    if m.state in (CHECKED, SLASHED)]
     unclear = sum(m.state == REVIEW or m.doubt == SETTLED for m in reading.marks.values())
-    many_unclear = unclear > UNCLEAR_SHARE * len(reading.marks)
-    marked = len(sure_levels) >= FAINT_FEW_SURE or unclear > UNREADABLE_SHARE * len(
-        reading.marks)  # (so unclear a reading tells nothing, however few its sure marks)
-    if len(sure_levels) >= FAINT_MIN_SURE or (marked and many_unclear):
+    # too unclear to read: a marked sheet with over UNCLEAR_SHARE of its boxes unclear, or
+    # any with over UNREADABLE_SHARE (so unclear a reading tells nothing, whatever it read)
+    too_unclear = unclear > UNCLEAR_SHARE * len(reading.marks) and (
+        len(sure_levels) >= FAINT_FEW_SURE or unclear > UNREADABLE_SHARE * len(reading.marks))
+    if len(sure_levels) >= FAINT_MIN_SURE or too_unclear:
         sure = _contrast(sure_levels, [m.features["t_ink"] for m in reading.marks.values()
                                        if "t_ink" in m.features])
     else:  # a sheet hardly marked (or blank) whose unclear boxes are the photo's haze
@@ -2412,7 +2413,7 @@ def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | No
         return (f"the marks are too faint to read in this {img} (the typical mark is only "
                 f"{reading.contrast:.0%} of the ink threshold that the {img}'s noise and blur "
                 "set, so some marks do not show at all)", fix)
-    if marked and many_unclear:
+    if too_unclear:
         if reading.light and sure < LIGHT_RATIO:
             return (f"the marks are too faint to read this {img} with confidence ({unclear} of "
                     f"{len(reading.marks)} boxes unclear; the typical mark is only "
