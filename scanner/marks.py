@@ -1504,7 +1504,8 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
             # a clear faint stroke (pencil): checked, with the confidence it deserves
             state, likely = _light_stroke_state(executed, f, line, cal)
             settled = (state == REVIEW and _success_says_slash(f)  # its shape in doubt only
-                       and _stroke_state(executed, line, f.get("far", 0.0)) != CHECKED)
+                       and _stroke_state(executed, line, f.get("far", 0.0)) != CHECKED
+                       and not _arm_lost(f, cal))
             if settled:
                 state = SLASHED
             if state == REVIEW:
@@ -1613,7 +1614,7 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
             return Mark(SLASHED, 0.6, SLASHED, "", f)
         if _sure_model_tick(f, cal) and not _thick_doubt(f):
             return Mark(CHECKED, 0.6, CHECKED, "", f)
-        if _success_says_slash(f):
+        if _success_says_slash(f) and not _arm_lost(f, cal):
             return Mark(SLASHED, 0.6, SLASHED, SETTLED_WHY, f, SETTLED)
         return Mark(REVIEW, 0.45, SLASHED, "one stroke or two? (a slash, or a tick with a "
                     "short arm?)", f)
@@ -1727,10 +1728,18 @@ def _tick_like(f: dict[str, float], line: tuple[float, float] | None, cal: Calib
             or (fill >= PEN_FILL and f.get("bulge", 1.0) >= PEN_BULGE)
             or (fill >= FAT_FILL and line[0] < THICK_ONE)
             or (line[0] < BENT_LINE and span < BENT_SPAN)
-            or (cal.blur >= BLURRED_PX and cal.noise >= QUIET_NOISE and span < SLASH_SPAN)
+            or _arm_lost(f, cal)
             or (cal.noise < QUIET_NOISE and line[0] < QUIET_BENT
                 and (f.get("tick_p", 0.0) >= QUIET_SOME or f.get("bulge", 1.0) >= BULGE_TICK))
             or _model_tick(f))
+
+
+def _arm_lost(f: dict[str, float], cal: Calibration) -> bool:
+    """On a blurred, noisy photo, a stroke crossing less than SLASH_SPAN of its box: a
+    tick's long arm whose short arm the print's blur may have swallowed. What is lost no
+    model can see, so the success model does not settle it (_success_says_slash)."""
+    return (cal.blur >= BLURRED_PX and cal.noise >= QUIET_NOISE
+            and f.get("span", 1.0) < SLASH_SPAN)
 
 
 def _quiet_tick(f: dict[str, float], line: tuple[float, float] | None, cal: Calibration

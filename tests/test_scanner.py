@@ -761,7 +761,8 @@ def test_short_single_stroke_on_a_blurred_photo_is_not_a_sure_slash() -> None:
     _draw(img, full, [[(0.0, 1.0), (1.0, 0.0)]], 60, 2, -0.2)
     img = cv2.GaussianBlur(img.astype(np.float32), (0, 0), 2.2)
     img = np.clip(img + np.random.default_rng(5).normal(0, 16, img.shape), 0, 255)
-    r = scan(img.astype(np.uint8))
+    # (a third of the boxes unclear: refused since session 31, UNREADABLE_SHARE; read anyway)
+    r = scan_page(PageImage("test", img.astype(np.uint8)), ocr=False, anyway=True)
     assert r.marks[short].state == "review" and r.marks[short].likely == SLASHED, r.marks[short]
     assert r.marks[full].state == SLASHED, r.marks[full]
 
