@@ -1600,7 +1600,7 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
     if state == REVIEW and (_quiet_one_stroke(f, line, cal) or _dark_slash(f, line, cal)):
         return Mark(SLASHED, 0.6, SLASHED, "", f)
     if state == REVIEW and _success_says_slash(f):
-        return Mark(SLASHED, 0.6, SLASHED, SETTLED_WHY, f, SETTLED)
+        return _settled_slash(f)
     if state == REVIEW:
         l2 = line[1] if line else 0.0
         likely = (SLASHED if l2 < (SECOND_SLASH + SECOND_CROSS) / 2 and far < FAR_SLASH
@@ -1615,7 +1615,7 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
         if _sure_model_tick(f, cal) and not _thick_doubt(f):
             return Mark(CHECKED, 0.6, CHECKED, "", f)
         if _success_says_slash(f) and not _arm_lost(f, cal):
-            return Mark(SLASHED, 0.6, SLASHED, SETTLED_WHY, f, SETTLED)
+            return _settled_slash(f)
         return Mark(REVIEW, 0.45, SLASHED, "one stroke or two? (a slash, or a tick with a "
                     "short arm?)", f)
     if executed and line is not None:
@@ -1640,6 +1640,12 @@ def _success_says_slash(f: dict[str, float]) -> bool:
     ticks as successes, which the older models did not, so its slash is one where theirs
     was not (a marker's blunt end is a tick's vertex to them)."""
     return f.get("success_p", 1.0) < SUCCESS_SETTLES
+
+
+def _settled_slash(f: dict[str, float]) -> Mark:
+    """A slash read on the success model's word (_success_says_slash): SETTLED, so it
+    still counts as unclear to require_legible."""
+    return Mark(SLASHED, 0.6, SLASHED, SETTLED_WHY, f, SETTLED)
 
 
 def _success_slash(f: dict[str, float]) -> bool:
