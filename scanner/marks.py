@@ -27,6 +27,7 @@ Per sheet (see docs/scanner.md for the rules and why):
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 import cv2
@@ -99,12 +100,13 @@ HALO_FILL = 0.75  # a box inked this much has its rim measured too (halo_ink), a
 #   review, none on the scans; no other reading changed)
 STRUCK_SIDES = 3  # a box filled nearly to its edges (short of F_FILLED's sides) and struck
 #   through past its outline (two strokes or more) with ink round this many sides: review,
-#   as a light one is (_pencil_fill), on any sheet (session 26, a fresh seed's pencil
+#   as a light one is (_light_fill), on any sheet (session 26, a fresh seed's pencil
 #   correction on a noisy photo read as coloured in; on fifteen seeds' photos one box
 #   coloured in goes to review, scans unchanged); so is one whose rim is inked as a
 #   correction's (HALO_CANCEL) on this many sides (seed 157's light pencil correction on
 #   a photo; no box coloured in on fifteen seeds' photos and scans has such a rim)
-PENCIL_FILL, PENCIL_HALO = 0.5, 0.15  # on a sheet under QUIET_NOISE, a box filled lightly
+PENCIL_FILL, PENCIL_HALO = 0.5, 0.15  # on a sheet under QUIET_NOISE (since session 32, or
+#   on any photo under BLURRED_PX: _light_fill), a box filled lightly
 #   (darkness under PENCIL_FILL: pencil) is a correction as much as coloured in (review)
 #   when its rim is inked on two sides or more: over PENCIL_HALO, or over HALO_REVIEW if
 #   the fill stops short of a side (its `sides` under 0.8, so not "filled" above). A light
@@ -211,7 +213,24 @@ SUCCESS_SETTLES = 0.005  # a stroke the rules cannot call one stroke or two (a t
 #   for a little ink), none in those three reviews, where the lowest are 0.0099 (a
 #   blurred cross) and 0.018 (a tick with a blob). Of the 914 slashes sent to those
 #   reviews 429 measure under it (28 of them off the harsh photos)
+SUCCESS_LEANS = 0.5  # a single stroke the thin-pen model is all but sure is a tick
+#   (_sure_model_tick) is read as one only if the success model does not lean to a slash
+#   (under this). Session 32, a fresh seed's clean render (313 clean 10): a slash across
+#   "+1" steep enough to look like a tick's long arm read silently as a tick, the thin-pen
+#   and marker models at 1.0 and 0.97, the success model 0.49. Of the 2,209 ticks on 41
+#   seeds' quiet sheets read as one band with the thin-pen model at 0.999 or more, none
+#   measures under 0.5 (the lowest 0.53, 0.75, 0.86)
 SETTLED_WHY = "one stroke or two? settled by the success model: a slash"
+SMEARED_FAINT, SMEARED_SHARE = 0.5, 0.32  # a box with faint ink over this much of it, under
+#   this share of which is over the full threshold: filled lightly or smeared, so coloured
+#   in, a correction, or a shadow (review, SMEARED_WHY). Session 32, a fresh seed's noisy
+#   photo (293 phone 83): a pencil correction in a dark corner (faint 0.61, ink 0.17, not
+#   "filled" at the ink threshold, so its rim never measured) read silently as checked. Of
+#   the 12,626 boxes ticked, crossed or coloured in with faint ink on half or more of them,
+#   their darkest quarter under 0.5, on 22 seeds' harsh photos, none has under 0.35 of that
+#   ink over the full threshold (that correction: 0.28)
+SMEARED_WHY = ("faint ink over most of the box, little of it dark: coloured in lightly, a "
+               "correction, or a shadow?")
 SUCCESS_SLASH_WHY = ("read as a slash, but it looks like a tick or a cross: a slash, or a "
                      "mark whose strokes the blur merged?")
 FAR_SLASH_WHY = ("read as a tick by a little ink off one stroke that looks like a slash: a "
@@ -1542,7 +1561,7 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
                 # on a scan a box coloured in keeps its rim clean but for a side or two: a
                 # rim inked lightly on three sides is a loop as much as a fill's spill
                 return Mark(REVIEW, 0.45, CANCELLED, LOOP_WHY, f)
-            if _pencil_fill(f, cal) and halo >= PENCIL_HALO and sides >= 2:
+            if _light_fill(f, cal) and halo >= PENCIL_HALO and sides >= 2:
                 return Mark(REVIEW, 0.45, CANCELLED, LOOP_WHY, f)
             return Mark(CHECKED, _conf(HALO_CANCEL - halo, HALO_CANCEL - HALO_REVIEW,
                                        HALO_CANCEL), CHECKED, "", f)
@@ -1566,7 +1585,7 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
                     "(checked) or filled and scribbled over (cancelled)?", f)
     halo, halo_sides = f.get("halo", 0.0), f.get("halo_sides", 0)
     if ((f.get("fill", 0.0) >= F_FILLED and halo >= HALO_REVIEW and halo_sides >= 2
-         and _pencil_fill(f, cal))
+         and _light_fill(f, cal))
             or (f.get("fill", 0.0) >= HALO_FILL and halo >= HALO_REVIEW
                 and halo_sides >= STRUCK_SIDES
                 and (f.get("halo_strokes", 0) >= 2 or halo >= HALO_CANCEL))):
@@ -1575,6 +1594,10 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
         # on any sheet, one inked over HALO_FILL struck through past its outline, or its
         # rim inked as a correction's is, on three sides or more
         return Mark(REVIEW, 0.45, CANCELLED, NEAR_FILLED_WHY, f)
+    if f["faint"] >= SMEARED_FAINT and ink < SMEARED_SHARE * f["faint"]:
+        # faint ink over most of the box, little of it over the full threshold: filled
+        # lightly (coloured in, or a correction whose loop the light hides) or a shadow
+        return Mark(REVIEW, 0.45, CHECKED, SMEARED_WHY, f)
     if f["level"] < f.get("t_ink", cal.t_ink):
         # ink whose darkest quarter stays under the ink threshold: noise, or a blurred
         # outline's haze spread over the box (however much of it), as much as a mark
@@ -1612,7 +1635,7 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
     if executed and state == SLASHED and _tick_like(f, line, cal):
         if _quiet_slash(f, line, cal) or _dark_slash(f, line, cal) or _sure_model_slash(f, cal):
             return Mark(SLASHED, 0.6, SLASHED, "", f)
-        if _sure_model_tick(f, cal) and not _thick_doubt(f):
+        if _sure_model_tick(f, cal) and not _thick_doubt(f) and not _success_leans_slash(f):
             return Mark(CHECKED, 0.6, CHECKED, "", f)
         if _success_says_slash(f) and not _arm_lost(f, cal):
             return _settled_slash(f)
@@ -1640,6 +1663,12 @@ def _success_says_slash(f: dict[str, float]) -> bool:
     ticks as successes, which the older models did not, so its slash is one where theirs
     was not (a marker's blunt end is a tick's vertex to them)."""
     return f.get("success_p", 1.0) < SUCCESS_SETTLES
+
+
+def _success_leans_slash(f: dict[str, float]) -> bool:
+    """The success model leans to a slash (under SUCCESS_LEANS): then the thin-pen model
+    alone does not read a single stroke as a tick (_sure_model_tick)."""
+    return f.get("success_p", 1.0) < SUCCESS_LEANS
 
 
 def _settled_slash(f: dict[str, float]) -> Mark:
@@ -1676,10 +1705,13 @@ def _split_slash(f: dict[str, float]) -> bool:
             and f.get("thin_p", 1.0) < SPLIT_SLASH_P)
 
 
-def _pencil_fill(f: dict[str, float], cal: Calibration) -> bool:
-    """A light fill (PENCIL_FILL) on a quiet sheet: a light loop round it hides in its blur,
-    so rim ink on two sides makes it a correction as much as a box coloured in."""
-    return cal.noise < QUIET_NOISE and f["level"] < PENCIL_FILL
+def _light_fill(f: dict[str, float], cal: Calibration) -> bool:
+    """A box filled lightly (PENCIL_FILL) on a quiet sheet or, since session 32, on any
+    photo not blurred (BLURRED_PX): a light loop round it hides in the fill's spill, so
+    rim ink on two sides makes it a correction as much as a box coloured in (fresh seeds'
+    noisy photos: pencil corrections, loops inking 0.18-0.34 of the rim on two sides, read
+    as coloured in). On a blurred photo the fill's own blur inks its rim."""
+    return f["level"] < PENCIL_FILL and (cal.noise < QUIET_NOISE or cal.blur < BLURRED_PX)
 
 
 def _widens(f: dict[str, float], cal: Calibration) -> bool:
@@ -2059,6 +2091,8 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
         low = {**measure(d, st, lo_ink, lo_faint, over, t_print),
                "t_ink": lo_ink, "t_faint": lo_faint}
         _read_light_again(again, marks, low, d, over, st, cal, t_print, tpl.dpi)
+        if not cal.ink_level:  # a blank scan's toner specks (in a box without print)
+            _uncompared_faint_marks(marks, QUIET_MARK_WHY, printed)
     _faint_lines(marks, lines)
     darkness = {}
     for k, g in enumerate(tpl.regions):
@@ -2180,6 +2214,9 @@ def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, n
             state = _light_stroke_state(True, f, line, cal)[0]
             if state != REVIEW:
                 mk = Mark(state, 0.6, state, "", f)
+        if (mk.state == REVIEW and mk.why.startswith("a little ink") and line is not None
+                and st.printed[k] and f["faint"] >= THIN_STROKE):
+            mk = _light_stroke_settled(mk, d, over, st, k, f)
         if (mk.state == SLASHED and _stroke_state(True, line, f.get("far", 0.0)) != SLASHED
                 and not _faint_slash(f, line)):
             # the model's slash where the strokes' shape doubts it: stays a review (light
@@ -2194,10 +2231,32 @@ def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, n
             # printed "+" widens and sprouts a stub where it crosses it; stays a review
             continue
         if mk.state in (CHECKED, SLASHED):
-            marks[rid] = Mark(mk.state, 0.6, mk.state, QUIET_MARK_WHY,
-                              {**m.features, "low_ink": round(f["ink"], 4),
-                                                    "low_faint": round(f["faint"], 4)},
+            low_f = {"low_ink": round(f["ink"], 4), "low_faint": round(f["faint"], 4)}
+            if mk.doubt == SETTLED:  # (read on the success model's word)
+                low_f["low_success_p"] = f["success_p"]
+            marks[rid] = Mark(mk.state, 0.6, mk.state, QUIET_MARK_WHY, {**m.features, **low_f},
                               mk.doubt)
+
+
+def _light_stroke_settled(mk: Mark, d: np.ndarray, over: np.ndarray, st: Stack, k: int,
+                          f: dict[str, float]) -> Mark:
+    """A stroke found at a quiet sheet's own noise in a box with text printed in it whose
+    shape the rules leave in doubt (or whose ink is mostly hidden by the print, so little
+    of it crosses the box's middle): the success model reads it when it is all but sure,
+    a tick or a cross at SUCCESS_SURE, a slash under SUCCESS_SETTLES (both SETTLED, so
+    still unclear to require_legible); else `mk` stays. Session 32: on 44 seeds' scans and mild
+    photos 15 such reviews read right, none wrong; no empty box read again there has a
+    stroke at all."""
+    if "success_p" not in f:
+        p = success_probability(_box_ink(d, over, st, k, f))
+        if p is None:
+            return mk
+        f["success_p"] = round(p, 4)
+    if _success_slash(f):
+        return Mark(CHECKED, 0.6, CHECKED, QUIET_MARK_WHY, f, SETTLED)
+    if _success_says_slash(f):
+        return _settled_slash(f)
+    return mk
 
 
 def _light_tick_p(d: np.ndarray, over: np.ndarray, st: Stack, k: int, f: dict[str, float]
@@ -2281,12 +2340,18 @@ def _read_where_neighbours_put(drawn: dict[int, tuple[np.ndarray, float]],
                                     {**m.features, "off_neighbours_px": drawn[k][1]})
 
 
-def _uncompared_faint_marks(marks: dict[str, Mark]) -> None:
+def _uncompared_faint_marks(marks: dict[str, Mark], why: str = FAINT_MARK_WHY,
+                           printed: AbstractSet[str] = frozenset()) -> None:
     """On a noisy photo of a sheet with no clear mark (none inking 2 F_MARK of its box), a
-    faint mark has nothing to be measured against: a blank sheet's noise (blotches in a
-    dim photo) as much as a mark. Review, likely empty (UNCOMPARED_WHY)."""
+    faint mark (`why`) has nothing to be measured against: a blank sheet's noise (blotches
+    in a dim photo) as much as a mark. Review, likely empty (UNCOMPARED_WHY). Since
+    session 32 so is a light mark read at a quiet sheet's own noise (QUIET_MARK_WHY) in a
+    box without print (not in `printed`) on any such sheet: a fresh seed's blank photocopy
+    (311 scan-600 7) read a 0.9 mm toner speck in a plain box as a mark. (Boxes with print
+    are left: a fine pale pen's strokes across "+1" are read there, on bench_ticks' 1 px
+    pages with nothing clear on them.)"""
     for rid, m in marks.items():
-        if m.state in (CHECKED, SLASHED) and m.why == FAINT_MARK_WHY:
+        if m.state in (CHECKED, SLASHED) and m.why == why and rid not in printed:
             marks[rid] = Mark(REVIEW, 0.4, EMPTY, UNCOMPARED_WHY, m.features, INK)
 
 

@@ -31,14 +31,15 @@ and the reader's thresholds were measured against its answers; a thin mark's rea
 left exactly as it was.
 
 Neither learned crosses. A third model did (scanner/models/tickslash_success.npz,
-`--success`: as the marker one, with half its successes crosses), and is asked three
+`--success`: as the marker one, with half its successes crosses), and is asked four
 things: whether a stroke the rules read as a tick by a little ink off its band (a second
 band under SECOND_CROSS) is a success at all (scanner.marks._far_slash: a light slash
 across the printed "+1", or a blurred one, puts a little ink off its band too), whether
 a plain slash is all but surely one (scanner.marks._success_slash: a cross blurred into
 one blot reads as a slash), and whether a stroke whose shape the rules leave in doubt is
 all but surely a slash (scanner.marks._success_says_slash: a marker's blunt end is a
-tick's vertex to the other two).
+tick's vertex to the other two), and what a light stroke found at a quiet sheet's own
+noise in doubt is, when it is all but sure either way (scanner.marks._light_stroke_settled).
 """
 
 from __future__ import annotations

@@ -876,7 +876,11 @@ def test_haze_over_a_box_is_not_a_mark_however_much_of_it() -> None:
          "fill": 0.235, "t_ink": 0.14, "t_faint": 0.08}
     cal = Calibration(0.0, 0.01, 0.14, 0.08)
     assert classify(f, False, None, cal).state == "review"
-    assert classify({**f, "level": 0.3}, False, None, cal).state == CHECKED
+    assert classify({**f, "level": 0.3, "ink": 0.4}, False, None, cal).state == CHECKED
+    # darker, but still faint over nearly all of the box and little of it over the full
+    # threshold: filled lightly or smeared (session 32, SMEARED_SHARE), a review too
+    smeared = classify({**f, "level": 0.3}, False, None, cal)
+    assert (smeared.state, smeared.likely) == ("review", CHECKED), smeared
 
 
 @pytest.mark.parametrize(("noise", "gain", "ink", "want"), [
