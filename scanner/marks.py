@@ -2244,9 +2244,9 @@ def _light_stroke_settled(mk: Mark, d: np.ndarray, over: np.ndarray, st: Stack, 
     shape the rules leave in doubt (or whose ink is mostly hidden by the print, so little
     of it crosses the box's middle): the success model reads it when it is all but sure,
     a tick or a cross at SUCCESS_SURE, a slash under SUCCESS_SETTLES (both SETTLED, so
-    still unclear to require_legible); else `mk` stays. Session 32: on 44 seeds' scans and mild
-    photos 15 such reviews read right, none wrong; no empty box read again there has a
-    stroke at all."""
+    still unclear to require_legible); else `mk` stays. Session 32: on 44 seeds' default
+    sets 19 such reviews read right, none wrong; no empty box read again on their scans
+    and mild photos has a stroke at all."""
     if "success_p" not in f:
         p = success_probability(_box_ink(d, over, st, k, f))
         if p is None:
