@@ -2210,13 +2210,12 @@ def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, n
         line = _strokes(d, over, st, k, f, t_print) if st.executed[k] else None
         mk = classify(f, bool(st.executed[k]), line, cal)
         if (mk.state == REVIEW and mk.why.startswith("a little ink") and line is not None
-                and st.printed[k] and f["faint"] >= THIN_STROKE and f["centre"] >= F_CENTRE):
-            state = _light_stroke_state(True, f, line, cal)[0]
-            if state != REVIEW:
-                mk = Mark(state, 0.6, state, "", f)
-        if (mk.state == REVIEW and mk.why.startswith("a little ink") and line is not None
                 and st.printed[k] and f["faint"] >= THIN_STROKE):
-            mk = _light_stroke_settled(mk, d, over, st, k, f)
+            # a stroke in the print: its shape, through the middle; else the success model
+            state = (_light_stroke_state(True, f, line, cal)[0] if f["centre"] >= F_CENTRE
+                     else REVIEW)
+            mk = (Mark(state, 0.6, state, "", f) if state != REVIEW
+                  else _light_stroke_settled(mk, d, over, st, k, f))
         if (mk.state == SLASHED and _stroke_state(True, line, f.get("far", 0.0)) != SLASHED
                 and not _faint_slash(f, line)):
             # the model's slash where the strokes' shape doubts it: stays a review (light
@@ -2253,7 +2252,7 @@ def _light_stroke_settled(mk: Mark, d: np.ndarray, over: np.ndarray, st: Stack, 
             return mk
         f["success_p"] = round(p, 4)
     if _success_slash(f):
-        return Mark(CHECKED, 0.6, CHECKED, QUIET_MARK_WHY, f, SETTLED)
+        return Mark(CHECKED, 0.6, CHECKED, "", f, SETTLED)
     if _success_says_slash(f):
         return _settled_slash(f)
     return mk
