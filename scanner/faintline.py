@@ -13,7 +13,7 @@ No I/O: the caller supplies each box's darkness over its paper (print taken away
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 import cv2
@@ -82,9 +82,16 @@ def standing_out(z: Mapping[str, float]) -> dict[str, float]:
     interquartile ranges over their median (only those over LINE_SCORE)."""
     if len(z) < LINE_BOXES:
         return {}
-    vals = np.array(list(z.values()))
-    q25, q50, q75 = np.percentile(vals, [25, 50, 75])
-    spread = max(float(q75 - q25), 1e-6)
-    scores = {rid: (v - float(q50)) / spread for rid, v in z.items()}
+    scores = band_scores(z, list(z.values()))
     return {rid: round(sc, 2) for rid, sc in scores.items() if sc > LINE_SCORE}
+
+
+def band_scores(z: Mapping[str, float], reference: Sequence[float]) -> dict[str, float]:
+    """Each band's z over `reference` (the bands of boxes known empty on the same sheet):
+    how many interquartile ranges over their median; {} with under LINE_BOXES of them."""
+    if len(reference) < LINE_BOXES:
+        return {}
+    q25, q50, q75 = np.percentile(np.asarray(reference, np.float64), [25, 50, 75])
+    spread = max(float(q75 - q25), 1e-6)
+    return {rid: (v - float(q50)) / spread for rid, v in z.items()}
 

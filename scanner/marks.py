@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from scanner.faintline import band_z, standing_out
+from scanner.faintline import LINE_BOXES, band_scores, band_z, standing_out
 from scanner.rectify import Field, fit_field
 from scanner.template import RegionGeom, Template
 from scanner.tickslash import box_ink, success_probability, tick_probability
@@ -301,6 +301,14 @@ THIN_STROKE = 0.025  # read again at a quiet sheet's own noise, a box with text 
 #   (session 26: of 1,997 empty mission boxes read again on fifteen seeds' scans and
 #   clean renders none reaches 0.021 (cancelled ones aside); 21 reviews there and 8 on
 #   the photos read right, none wrong)
+LIGHT_BAND_SCORE = 2.5  # a plain checkbox with text printed in it (not Executed) that
+#   stays a review for a little ink read again at a quiet sheet's own noise is a mark when
+#   its darkest straight band (scanner.faintline.band_z) stands this many interquartile
+#   ranges over the bands of the sheet's empty printed checkboxes, and it holds at least
+#   LIGHT_BAND_INK there (_light_bands). Session 33, 47 seeds' scans, clean renders and
+#   mild photos: of 44 empty such boxes read again none scores over 2.1 (none with that
+#   ink over 1.9); of 175 ticked ones 109 reach it
+LIGHT_BAND_INK = 0.02
 LIGHT_ONE_BAND = 0.9  # a light stroke read again at a quiet sheet's own noise
 #   (_read_light_again) as a tick with this much of its ink on one band is one only if the
 #   model says so too (TICK_VETO): session 26, a pencil slash through the printed "+" read
@@ -443,6 +451,7 @@ TRACE_WHY = "a trace of ink through the box's middle: a very light mark, or the 
 FAINT_MARK_WHY = "faint mark"  # the reasons a mark is read from a little ink (under F_MARK)
 LIKE_MARKS_WHY = "a light mark, as dark as this sheet's marks"
 QUIET_MARK_WHY = "a light mark, read at this quiet sheet's own noise"
+LIGHT_BAND_WHY = "a light straight stroke, standing out from this sheet's empty boxes"
 NEAR_FILLED_WHY = ("box filled nearly to its edges, with ink around it: coloured in (checked) "
                    "or filled and scribbled over (cancelled)?")
 BLURRED_PX = 1.8  # px: a photo this blurred (the print model's blur) ...
@@ -2091,6 +2100,7 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
         low = {**measure(d, st, lo_ink, lo_faint, over, t_print),
                "t_ink": lo_ink, "t_faint": lo_faint}
         _read_light_again(again, marks, low, d, over, st, cal, t_print, tpl.dpi)
+        _light_bands(again, marks, low["ink"], d, over, st, cal.noise)
         if not cal.ink_level:  # a blank scan's toner specks (in a box without print)
             _uncompared_faint_marks(marks, QUIET_MARK_WHY, printed)
     _faint_lines(marks, lines)
@@ -2181,10 +2191,11 @@ def edge_ink(m: Mark) -> bool:
 
 def from_ink_in_print(m: Mark) -> bool:
     """A mark read from a little ink in a box with printed text, for being as dark as the
-    sheet's marks (_like_the_sheets_marks): the weakest evidence a mark is read on, which
+    sheet's marks (_like_the_sheets_marks) or for a straight band standing out from the
+    sheet's empty boxes (_light_bands): the weakest evidence a mark is read on, which
     a printed number's residue a pixel off can also give (scanner.order doubts such a mark
     where its track's order says the box is empty)."""
-    return m.state in (CHECKED, SLASHED) and m.why == LIKE_MARKS_WHY
+    return m.state in (CHECKED, SLASHED) and m.why in (LIKE_MARKS_WHY, LIGHT_BAND_WHY)
 
 
 def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, np.ndarray],
@@ -2235,6 +2246,39 @@ def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, n
                 low_f["low_success_p"] = f["success_p"]
             marks[rid] = Mark(mk.state, 0.6, mk.state, QUIET_MARK_WHY, {**m.features, **low_f},
                               mk.doubt)
+
+
+def _light_bands(again: list[int], marks: dict[str, Mark], low_ink: np.ndarray, d: np.ndarray,
+                 over: np.ndarray, st: Stack, noise: float) -> None:
+    """A plain checkbox with text printed in it that stays a review for a little ink once
+    read again (the stack indices `again`) is a mark when a straight stroke shows there:
+    its darkest straight band stands out from those of the sheet's empty printed
+    checkboxes (LIGHT_BAND_SCORE), with LIGHT_BAND_INK of ink at the sheet's own noise
+    (`low_ink`). A pencil tick in a box filled with a printed number is mostly hidden by
+    the print, what is left too little for the pixel measures; the print's residue (a
+    number printed a pixel off) is not straight. Read with doubt SETTLED, so it still
+    counts as unclear for require_legible (in place)."""
+    def plain(k: int) -> bool:
+        return bool(st.printed[k]) and not st.executed[k]
+    cand = [k for k in again if plain(k) and unclear_ink(marks[st.ids[k]])
+            and low_ink[k] >= LIGHT_BAND_INK]
+    if not cand:
+        return
+    looked = set(again)
+    ref = [k for k, rid in enumerate(st.ids)
+           if plain(k) and k not in looked and marks[rid].state == EMPTY]
+    if len(ref) < LINE_BOXES:
+        return
+
+    def z(k: int) -> float:
+        return band_z(np.where(st.near[k] | st.text[k], over[k], d[k]),
+                      st.inside[k] | st.text[k], noise)
+    scores = band_scores({st.ids[k]: z(k) for k in cand}, [z(k) for k in ref])
+    for rid, score in scores.items():
+        if score >= LIGHT_BAND_SCORE:
+            m = marks[rid]
+            marks[rid] = Mark(CHECKED, 0.6, CHECKED, LIGHT_BAND_WHY,
+                              {**m.features, "band_score": round(score, 2)}, SETTLED)
 
 
 def _light_stroke_settled(mk: Mark, d: np.ndarray, over: np.ndarray, st: Stack, k: int,

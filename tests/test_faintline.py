@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from scanner.faintline import LINE_BOXES, LINE_SCORE, band_z, standing_out
+from scanner.faintline import LINE_BOXES, LINE_SCORE, band_scores, band_z, standing_out
 
 NOISE = 0.02
 H, W = 24, 32  # a mission box's inside at 200 dpi, in pixels
@@ -68,6 +68,28 @@ def test_too_few_boxes_to_compare_flag_nothing() -> None:
     z = {f"mission.m.{i}": float(i) for i in range(LINE_BOXES - 2)}
     z["mission.m.x"] = 1e6
     assert standing_out(z) == {}
+
+
+def test_a_band_is_scored_against_the_empty_boxes_given_not_against_itself() -> None:
+    empty = [band_z(_box(i), FULL, NOISE) for i in range(40)]
+    lined = band_z(_box(99, 0.6 * NOISE), FULL, NOISE)
+    scores = band_scores({"skill.x.1": lined, "skill.x.2": empty[0]}, empty)
+    assert scores["skill.x.1"] > LINE_SCORE > scores["skill.x.2"]
+    assert band_scores({"skill.x.1": lined}, empty[: LINE_BOXES - 1]) == {}
+
+
+@given(st.lists(st.floats(-50, 50), min_size=LINE_BOXES, max_size=60), st.floats(0.1, 10),
+       st.floats(-20, 20))
+def test_band_scores_do_not_change_with_the_units_or_the_offset(ref: list[float], scale: float,
+                                                               shift: float) -> None:
+    q25, q75 = np.percentile(ref, [25, 75])
+    assume(q75 - q25 > 0.01)  # (a spread of nothing is floored: no units to keep)
+    z = {"a": 3.0, "b": -1.0}
+    one = band_scores(z, ref)
+    other = band_scores({k: v * scale + shift for k, v in z.items()},
+                        [v * scale + shift for v in ref])
+    for k in z:
+        assert other[k] == pytest.approx(one[k], rel=1e-6, abs=1e-3)
 
 
 def test_a_box_too_small_to_hold_a_band_scores_nothing() -> None:
