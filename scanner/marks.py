@@ -123,6 +123,11 @@ FAR_PAPER_MM = (3.0, 6.0)  # loop darkens its ring), nor, where that lifts it, o
 #   their whole inside read as ink and a slash and a cross as corrections. Session 20: on the
 #   2,502 cached sheets those two read right, 41 reviews on phone photos read right, no box
 #   read right before goes wrong on a sheet the bench reads)
+SOLID_MEDIAN = 0.7  # a box read as cancelled whose inside's median darkness is under this
+#   share of its ink's level is strokes over a dark ground, not a fill: a review (session
+#   33: a cross in a shadow on a harsh photo, 167 phone 29, at 0.44; of 993 corrections on
+#   14 seeds' harsh photos and 899 on 14 others' scans, clean renders and mild photos
+#   none is under 0.88, and no other box read cancelled is under 0.7)
 SOLID_INK = 0.6  # a box over the threshold all over, but with ink (print taken away) on less
 #   of it than this, and its rim inked: dim paper under a cross, not a fill (review; the
 #   bench's corrections ink 0.65 and over, two crosses on a dim photo 0.49 and 0.51)
@@ -452,6 +457,8 @@ FAINT_MARK_WHY = "faint mark"  # the reasons a mark is read from a little ink (u
 LIKE_MARKS_WHY = "a light mark, as dark as this sheet's marks"
 QUIET_MARK_WHY = "a light mark, read at this quiet sheet's own noise"
 LIGHT_BAND_WHY = "a light straight stroke, standing out from this sheet's empty boxes"
+DARK_GROUND_WHY = ("box dark all over, its ink in strokes: a mark over a shadow, or filled and "
+                   "scribbled over (cancelled)?")
 NEAR_FILLED_WHY = ("box filled nearly to its edges, with ink around it: coloured in (checked) "
                    "or filled and scribbled over (cancelled)?")
 BLURRED_PX = 1.8  # px: a photo this blurred (the print model's blur) ...
@@ -1508,6 +1515,10 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
         # however the rules read it (one band, a fat stroke with paper beside it, a faint
         # one), a slash the success model is all but sure is a tick or cross: a review
         return Mark(REVIEW, 0.45, SLASHED, SUCCESS_SLASH_WHY, f)
+    if mk.state == CANCELLED and f.get("median", f["level"]) < SOLID_MEDIAN * f["level"]:
+        # dark all over, but most of it far lighter than its ink: strokes over a dark
+        # ground (a shadow), not a box filled solid, and the rim as dark as the ground
+        return Mark(REVIEW, 0.45, CHECKED, DARK_GROUND_WHY, f)
     if mk.state == SLASHED and f.get("fill", 0.0) >= F_FILLED:
         # ink over nearly all of the box (short of a side, or it would read filled):
         # coloured in with gaps, or hatched, more than one stroke; a slash leaves paper in
@@ -2044,6 +2055,7 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
         if f["fill"] >= HALO_FILL and inside.any():
             f["sides"] = _sides(d[k], inside, f["t_ink"])
             level = float(_median(d[k][inside]))
+            f["median"] = level  # (SOLID_MEDIAN: a fill's inside is as dark as its ink)
             f.update(halo_ink(big, tpl, st.rims[k], tuple(sh[k]), float(paper[k]), level, cal,
                               pad))
         executed = bool(st.executed[k])

@@ -497,6 +497,21 @@ def test_filled_box_coloured_in_or_cancelled(halo: float, strokes: int, seen: in
     assert (mk.state, mk.likely) == (state, likely)
 
 
+@pytest.mark.parametrize(("median", "state"), [(0.8, "cancelled"), (0.6, "cancelled"),
+                                               (0.5, "review"), (0.3, "review")])
+def test_a_correction_is_as_dark_inside_as_its_ink(median: float, state: str) -> None:
+    """A box and its rim over the ink threshold all round read as a correction only when
+    its inside is mostly as dark as its strokes (SOLID_MEDIAN 0.7 of the level 0.8): else
+    strokes over a shadow, a review likely checked."""
+    from scanner.marks import Calibration, classify
+
+    f = {"n": 500.0, "ink": 0.9, "faint": 1.0, "centre": 1.0, "level": 0.8, "fill": 1.0,
+         "t_ink": 0.15, "t_faint": 0.09, "sides": 1.0, "halo": 0.7, "halo_strokes": 1,
+         "halo_seen": 4, "halo_sides": 4, "median": median}
+    mk = classify(f, False, None, Calibration(0.0, 0.01, 0.15, 0.09))
+    assert (mk.state, mk.likely) == (state, "checked" if state == "review" else state)
+
+
 def test_thin_faint_stroke_on_a_quiet_scan_is_a_mark() -> None:
     """One thin light stroke across a box covers only ~6 % of it: on a quiet image (a
     scan, a clean render) it reads as marked; on a noisy photo it would go to review."""

@@ -645,6 +645,19 @@ def test_a_pale_tick_in_a_printed_checkbox_whose_band_stands_out_is_a_mark(
     assert m.features["band_score"] >= 2.5
 
 
+def test_a_cross_over_a_shadow_is_not_read_as_a_correction() -> None:
+    """A pen cross in a promotion box lying in a deep shadow (167 phone 29): every pixel
+    of the box and of its rim clears the ink threshold, so it read as filled and scribbled
+    over (cancelled), silently. Most of the box is far lighter than its strokes, as no fill
+    is (SOLID_MEDIAN): a review, likely checked."""
+    from scanner.marks import DARK_GROUND_WHY
+    case = make_case(case_seed(167, "phone", 29), "phone")
+    m = read(case).marks["promotion.45"]
+    assert case.truth["promotion.45"] == CHECKED
+    assert (m.state, m.likely, m.why) == (REVIEW, CHECKED, DARK_GROUND_WHY), m
+    assert m.features["median"] < 0.7 * m.features["level"]
+
+
 def test_print_residue_in_an_empty_printed_checkbox_is_not_a_band() -> None:
     """The residue of a printed "-3" and a speck beside it, in an empty box of a pale
     pencil scan: no straight band stands out, so it stays what it was (a review)."""
