@@ -512,6 +512,20 @@ def test_a_correction_is_as_dark_inside_as_its_ink(median: float, state: str) ->
     assert (mk.state, mk.likely) == (state, "checked" if state == "review" else state)
 
 
+@pytest.mark.parametrize(("median", "state"), [(0.2, "empty"), (0.3, "empty"),
+                                               (0.35, "review"), (0.5, "review")])
+def test_a_box_dark_all_over_is_not_read_empty(median: float, state: str) -> None:
+    """A printed box whose ink the print model took away reads empty by its ink; when its
+    inside's median is 2.3 times the ink threshold (0.15) or more it is a review."""
+    from scanner.marks import Calibration, classify
+
+    f = {"n": 500.0, "ink": 0.0, "faint": 0.01, "centre": 0.0, "level": 0.0, "fill": 0.9,
+         "t_ink": 0.15, "t_faint": 0.09, "sides": 0.6, "halo": 0.0, "halo_strokes": 0,
+         "halo_seen": 4, "halo_sides": 0, "median": median}
+    mk = classify(f, False, None, Calibration(0.0, 0.01, 0.15, 0.09))
+    assert mk.state == state
+
+
 def test_thin_faint_stroke_on_a_quiet_scan_is_a_mark() -> None:
     """One thin light stroke across a box covers only ~6 % of it: on a quiet image (a
     scan, a clean render) it reads as marked; on a noisy photo it would go to review."""

@@ -658,6 +658,17 @@ def test_a_cross_over_a_shadow_is_not_read_as_a_correction() -> None:
     assert m.features["median"] < 0.7 * m.features["level"]
 
 
+def test_a_marker_tick_hiding_a_printed_number_is_not_read_empty() -> None:
+    """A marker's tick over promotion box 60 on a blurred harsh photo (283 phone 62): the
+    print model took its ink for the print, and it read empty, silently. Most of the box
+    is far darker than any blurred print leaves an empty box (DARK_EMPTY): a review."""
+    from scanner.marks import DARK_EMPTY_WHY
+    case = make_case(case_seed(283, "phone", 62), "phone")
+    m = read(case).marks["promotion.60"]
+    assert case.truth["promotion.60"] == CHECKED
+    assert (m.state, m.likely, m.why) == (REVIEW, CHECKED, DARK_EMPTY_WHY), m
+
+
 def test_print_residue_in_an_empty_printed_checkbox_is_not_a_band() -> None:
     """The residue of a printed "-3" and a speck beside it, in an empty box of a pale
     pencil scan: no straight band stands out, so it stays what it was (a review)."""
