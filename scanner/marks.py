@@ -2099,8 +2099,7 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
             mk.features["line"] = round(line[0], 3)
             mk.features["line2"] = round(line[1], 3)
         if measure_lines and executed and mk.state == EMPTY:  # (ink over print, as measure's)
-            lines[rid] = band_z(np.where(st.near[k] | st.text[k], over[k], d[k]),
-                                st.inside[k] | st.text[k], float(noise_k[k]))
+            lines[rid] = _box_band(d, over, st, k, float(noise_k[k]))
         if mk.why.startswith("faint"):
             faint.append(rid)
         marks[rid] = mk
@@ -2271,6 +2270,13 @@ def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, n
                               mk.doubt)
 
 
+def _box_band(d: np.ndarray, over: np.ndarray, st: Stack, k: int, noise: float) -> float:
+    """Box `k`'s darkest straight band (scanner.faintline.band_z) over its inside and its
+    print, ink over the print taken as measure() takes it."""
+    return band_z(np.where(st.near[k] | st.text[k], over[k], d[k]), st.inside[k] | st.text[k],
+                  noise)
+
+
 def _light_bands(again: list[int], marks: dict[str, Mark], low_ink: np.ndarray, d: np.ndarray,
                  over: np.ndarray, st: Stack, noise: float) -> None:
     """A plain checkbox with text printed in it that stays a review for a little ink once
@@ -2293,10 +2299,8 @@ def _light_bands(again: list[int], marks: dict[str, Mark], low_ink: np.ndarray, 
     if len(ref) < LINE_BOXES:
         return
 
-    def z(k: int) -> float:
-        return band_z(np.where(st.near[k] | st.text[k], over[k], d[k]),
-                      st.inside[k] | st.text[k], noise)
-    scores = band_scores({st.ids[k]: z(k) for k in cand}, [z(k) for k in ref])
+    scores = band_scores({st.ids[k]: _box_band(d, over, st, k, noise) for k in cand},
+                         [_box_band(d, over, st, k, noise) for k in ref])
     for rid, score in scores.items():
         if score >= LIGHT_BAND_SCORE:
             m = marks[rid]
