@@ -33,7 +33,14 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from scanner.faintline import LINE_BOXES, band_scores, band_z, standing_out
+from scanner.faintline import (
+    LINE_BOXES,
+    band_scores,
+    band_z,
+    ends_standing_out,
+    ends_z,
+    standing_out,
+)
 from scanner.rectify import Field, fit_field
 from scanner.template import RegionGeom, Template
 from scanner.tickslash import box_ink, success_probability, tick_probability
@@ -98,6 +105,8 @@ HALO_FILL = 0.75  # a box inked this much has its rim measured too (halo_ink), a
 #   (session 26: seed 157's light pencil correction filled to 81 % read as coloured in;
 #   of 12,330 boxes coloured in or ticked at 75-85 % on twenty seeds' photos one goes to
 #   review, none on the scans; no other reading changed)
+FAINT_COVER = 0.85  # ... and so is one with faint ink over this much of it (a light pencil
+#   correction filled to 68 %, faint ink on 86 %, its loop never looked at: 313 phone 14)
 STRUCK_SIDES = 3  # a box filled nearly to its edges (short of F_FILLED's sides) and struck
 #   through past its outline (two strokes or more) with ink round this many sides: review,
 #   as a light one is (_light_fill), on any sheet (session 26, a fresh seed's pencil
@@ -1514,6 +1523,12 @@ def _conf(x: float, lo: float, hi: float) -> float:
     return min(1.0, max(0.0, 0.5 + 0.5 * float(x - lo) / (hi - lo)))  # (scalars: no numpy)
 
 
+def _covered(f: dict[str, float]) -> bool:
+    """A box inked all but edge to edge, darkly (HALO_FILL) or lightly (FAINT_COVER): one
+    whose rim is measured, for the loop or strokes of a correction."""
+    return f["fill"] >= HALO_FILL or f["faint"] >= FAINT_COVER
+
+
 def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | None,
              cal: Calibration) -> Mark:
     """One box's state from its features (docs/scanner.md: the rules)."""
@@ -1617,7 +1632,7 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
     halo, halo_sides = f.get("halo", 0.0), f.get("halo_sides", 0)
     if ((f.get("fill", 0.0) >= F_FILLED and halo >= HALO_REVIEW and halo_sides >= 2
          and _light_fill(f, cal))
-            or (f.get("fill", 0.0) >= HALO_FILL and halo >= HALO_REVIEW
+            or (_covered(f) and halo >= HALO_REVIEW
                 and halo_sides >= STRUCK_SIDES
                 and (f.get("halo_strokes", 0) >= 2 or halo >= HALO_CANCEL))):
         # filled lightly, nearly to its edges (short of a side), with ink past the outline
@@ -2058,12 +2073,13 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
     # sheet noisier than a scan (on one as quiet, _read_light_again reads it at the sheet's
     # own noise): each Executed box read empty gets its darkest straight band's z
     lines: dict[str, float] = {}
+    ends: dict[str, float] = {}  # ... and each of those with text printed in it, its ends'
     measure_lines = cal.noise >= SCAN_NOISE
     for k, rid in enumerate(st.ids):
         f = _box_features(feats, k, t_ink_k, t_faint_k)
         g = tpl.regions[st.index[k]]
         inside = st.inside[k]
-        if f["fill"] >= HALO_FILL and inside.any():
+        if _covered(f) and inside.any():
             f["sides"] = _sides(d[k], inside, f["t_ink"])
             level = float(_median(d[k][inside]))
             f["median"] = level  # (SOLID_MEDIAN: a fill's inside is as dark as its ink)
@@ -2100,6 +2116,9 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
             mk.features["line2"] = round(line[1], 3)
         if measure_lines and executed and mk.state == EMPTY:  # (ink over print, as measure's)
             lines[rid] = _box_band(d, over, st, k, float(noise_k[k]))
+            if st.printed[k]:
+                ends[rid] = ends_z(d[k], st.inside[k] | st.text[k], st.inside[k],
+                                   float(noise_k[k]))
         if mk.why.startswith("faint"):
             faint.append(rid)
         marks[rid] = mk
@@ -2125,7 +2144,7 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
         _light_bands(again, marks, low["ink"], d, over, st, cal.noise)
         if not cal.ink_level:  # a blank scan's toner specks (in a box without print)
             _uncompared_faint_marks(marks, QUIET_MARK_WHY, printed)
-    _faint_lines(marks, lines)
+    _faint_lines(marks, lines, ends)
     darkness = {}
     for k, g in enumerate(tpl.regions):
         if g.region.kind in ("digits", "text"):
@@ -2350,15 +2369,20 @@ def _faint_slash(f: dict[str, float], line: tuple[float, float] | None) -> bool:
             and f.get("tick_p", 1.0) < QUIET_SLASH_P)
 
 
-def _faint_lines(marks: dict[str, Mark], lines: dict[str, float]) -> None:
+def _faint_lines(marks: dict[str, Mark], lines: dict[str, float], ends: dict[str, float]
+                 ) -> None:
     """An Executed box read empty whose darkest straight band stands out from the
     sheet's other empty Executed boxes (scanner.faintline: a slash too faint for any of
-    its pixels to clear the photo's noise) goes to review, likely empty (in place)."""
-    for rid, score in standing_out(lines).items():
+    its pixels to clear the photo's noise), or, with text printed in it, whose band stands
+    out a little and shows at both ends in the paper beside the print
+    (faintline.ends_standing_out), goes to review, likely empty (in place)."""
+    found = [(rid, "faint_line", sc) for rid, sc in standing_out(lines).items()]
+    found += [(rid, "faint_ends", sc) for rid, sc in ends_standing_out(lines, ends).items()]
+    for rid, key, score in found:
         m = marks[rid]
         if m.state == EMPTY:
-            marks[rid] = Mark(REVIEW, 0.4, EMPTY, FAINT_LINE_WHY,
-                              {**m.features, "faint_line": score}, INK)
+            marks[rid] = Mark(REVIEW, 0.4, EMPTY, FAINT_LINE_WHY, {**m.features, key: score},
+                              INK)
 
 
 def _off_their_neighbours(sh: np.ndarray, st: Stack, marks: dict[str, Mark]

@@ -8,7 +8,17 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from scanner.faintline import LINE_BOXES, LINE_SCORE, band_scores, band_z, standing_out
+from scanner.faintline import (
+    BAND_SOME,
+    ENDS_SCORE,
+    LINE_BOXES,
+    LINE_SCORE,
+    band_scores,
+    band_z,
+    ends_standing_out,
+    ends_z,
+    standing_out,
+)
 
 NOISE = 0.02
 H, W = 24, 32  # a mission box's inside at 200 dpi, in pixels
@@ -96,3 +106,34 @@ def test_a_box_too_small_to_hold_a_band_scores_nothing() -> None:
     tiny = np.zeros((H, W), bool)
     tiny[10:14, 10:14] = True
     assert band_z(_box(0, 0.1), tiny, NOISE) == 0.0
+
+
+PRINTED = FULL.copy()
+PRINTED[6:18, 9:23] = False  # the paper around a number printed in the box's middle
+
+
+def test_a_line_across_printed_text_shows_at_both_ends_a_speck_at_one() -> None:
+    """A faint line whose middle the print hides still shows in the paper at both its ends;
+    a dark speck beside the print, on one side only, scores no more than noise does."""
+    noise = max(ends_z(_box(seed), FULL, PRINTED, NOISE) for seed in range(40))
+    lined = [ends_z(_box(100 + seed, 1.5 * NOISE, angle), FULL, PRINTED, NOISE)
+             for seed, angle in enumerate((30.0, 45.0, 60.0, 135.0, 150.0))]
+    assert min(lined) > 2 * noise
+    speck = _box(7)
+    speck[3:5, 3:5] += 20 * NOISE
+    assert band_z(speck, FULL, NOISE) > 2 * noise  # (the speck raises a whole band)
+    assert ends_z(speck, FULL, PRINTED, NOISE) <= 1.2 * noise  # (not both its ends)
+
+
+def test_ends_flag_a_box_only_when_its_band_stands_out_a_little_too() -> None:
+    z = {f"mission.m.{i}": band_z(_box(i), FULL, NOISE) for i in range(30)}
+    ends = {rid: ends_z(_box(i), FULL, PRINTED, NOISE) for i, rid in enumerate(z)}
+    assert ends_standing_out(z, ends) == {}
+    slash = _box(99, 1.5 * NOISE)
+    z["mission.slashed.1"] = band_z(slash, FULL, NOISE)
+    ends["mission.slashed.1"] = ends_z(slash, FULL, PRINTED, NOISE)
+    out = ends_standing_out(z, ends)
+    assert list(out) == ["mission.slashed.1"] and out["mission.slashed.1"] >= ENDS_SCORE
+    z["mission.slashed.1"] = float(np.median(list(z.values())))  # its band alone says no
+    assert band_scores(z, list(z.values()))["mission.slashed.1"] < BAND_SOME
+    assert ends_standing_out(z, ends) == {}

@@ -21,7 +21,7 @@ import pytest
 
 import sheets
 from game.opial.marks import CANCELLED, CHECKED, SLASHED, meaning
-from scanner.faintline import LINE_SCORE
+from scanner.faintline import ENDS_SCORE, LINE_SCORE
 from scanner.linesum import CONFIRMED
 from scanner.marks import BLURRED_PX, EMPTY, FAINT_LINE_WHY, LIGHT_BAND_WHY, REVIEW, Calibration
 from scanner.pipeline import SheetResult, scan_page
@@ -1411,6 +1411,19 @@ def test_a_stroke_with_no_pixel_above_a_noisy_photos_noise_is_a_review(seed: int
     assert m.features["faint_line"] > LINE_SCORE
 
 
+def test_a_faint_slash_across_a_printed_number_showing_at_both_ends_is_a_review() -> None:
+    """Fresh seed 317, phone 26: a pencil slash across "+1" on a dim, noisy photo, read
+    silently as empty until session 34. Its band over the print stands 2.0 interquartile
+    ranges over the sheet's empty mission boxes (the print's residue spreads theirs), short
+    of LINE_SCORE; but the band shows at both its ends in the paper beside the print, far
+    over the sheet's empty boxes (scanner.faintline.ends_standing_out): a review."""
+    case = make_case(case_seed(317, "phone", 26), "phone")
+    m = read(case).marks["mission.system_defense.1"]
+    assert case.truth["mission.system_defense.1"] == SLASHED
+    assert (m.state, m.why) == (REVIEW, FAINT_LINE_WHY), m
+    assert m.features["faint_ends"] >= ENDS_SCORE
+
+
 def test_ink_in_a_printed_number_far_past_the_last_mark_is_a_review() -> None:
     """An empty promotion box on a noisy photo of a pencil sheet (seed 211, phone 8: box
     58, forty boxes past the last mark) whose printed "58" leaves a residue as dark as the
@@ -1715,6 +1728,7 @@ def test_what_lets_the_thin_pen_model_read_a_single_stroke_as_a_tick() -> None:
 
 @pytest.mark.parametrize(("seed", "profile", "index", "rid", "likely"), [
     (313, "phone", 14, "tour.15", CANCELLED),  # filled short of a side, loop on two sides
+    (313, "phone", 14, "medal.valor.12", CANCELLED),  # faint on 86 %, dark on 68 %: a rim
     (293, "phone", 83, "discipline.11", CHECKED),  # faint over 61 %, 28 % of it dark
 ])
 def test_a_light_pencil_correction_on_a_noisy_photo_is_a_review(
@@ -1722,7 +1736,9 @@ def test_a_light_pencil_correction_on_a_noisy_photo_is_a_review(
     """Fresh seeds' noisy photos: light pencil corrections read silently as coloured in,
     one filled to its edges but for a side with its loop on two sides (_light_fill, on any
     photo not blurred since session 32), one whose fill shows as faint ink over most of
-    the box, too little of it dark for it to count as filled (SMEARED_SHARE)."""
+    the box, too little of it dark for it to count as filled (SMEARED_SHARE), and one
+    filled to 68 % only, under HALO_FILL, whose rim is measured since session 34 because
+    faint ink covers 86 % of it (FAINT_COVER): struck through on three sides."""
     case = make_case(case_seed(seed, profile, index), profile)
     m = read(case).marks[rid]
     assert case.truth[rid] == CANCELLED
