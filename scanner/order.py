@@ -121,6 +121,36 @@ def doubt_marks_past_empty(marks: dict[str, Mark], tracks: Sequence[Sequence[str
     return doubted
 
 
+def doubt_marks_in_future_tours(marks: dict[str, Mark]) -> list[str]:
+    """A mission ticked above a tour, read from less than sure evidence (under
+    ANCHOR_CONFIDENCE: a faint mark), while the tour before it is surely not checked off,
+    goes to review (in place); their ids. The rules allow no mission above a tour not yet
+    reached (game.opial.validate: missions-in-future-tour), so a light mark there is the
+    photo's noise or a stray as likely as the player's."""
+    doubted = []
+    for rid, m in marks.items():
+        tour = _tour_of_mission(rid)
+        if tour is None or m.state not in (CHECKED, SLASHED) or m.confidence >= ANCHOR_CONFIDENCE:
+            continue
+        before = marks.get(f"tour.{tour - 1}")
+        if before is not None and before.state == EMPTY and before.confidence >= ANCHOR_CONFIDENCE:
+            marks[rid] = Mark(REVIEW, GAP_CONFIDENCE, m.state,
+                              f"a light mark above tour {tour}, but tour {tour - 1} is not "
+                              "checked off: a mark out of turn, or the photo's noise?",
+                              m.features, INK)
+            doubted.append(rid)
+    return doubted
+
+
+def _tour_of_mission(rid: str) -> int | None:
+    """The tour of a mission box ticked above a tour ("tour.3.mission.2": 3), from the
+    second tour on; None for any other box."""
+    parts = rid.split(".")
+    if len(parts) == 4 and parts[0] == "tour" and parts[2] == "mission" and parts[1].isdigit():
+        return int(parts[1]) if int(parts[1]) > 1 else None
+    return None
+
+
 def breaks_order(marks: Mapping[str, Mark], tracks: Sequence[Sequence[str]]) -> bool:
     """Whether a sure empty box comes before a sure mark on any track."""
     return bool(gaps(marks, tracks))

@@ -46,7 +46,12 @@ from scanner.marks import (
     require_legible,
 )
 from scanner.ocr import engine
-from scanner.order import doubt_lone_gaps, doubt_marks_past_empty, settle
+from scanner.order import (
+    doubt_lone_gaps,
+    doubt_marks_in_future_tours,
+    doubt_marks_past_empty,
+    settle,
+)
 from scanner.rectify import fit, require_markers, warp
 from scanner.template import blank
 from scanner.triage import FormPage, PageError, PageImage, pages
@@ -187,6 +192,7 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
         doubt_blurred_successes(reading.marks, reading.print_look[0], inks)
     tracks = ordered_tracks(load_rules(manifest.edition))
     doubt_marks_past_empty(reading.marks, tracks)  # (before: such a mark breaks the order)
+    doubt_marks_in_future_tours(reading.marks)
     settled = settle(reading.marks, tracks, trust_empty=not reading.light)
     doubt_lone_gaps(reading.marks, tracks)  # (after: a sheet with a gap settles nothing)
     for refused in (require_legible(reading, res.source, anyway, f.square_on),

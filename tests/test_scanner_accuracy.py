@@ -1424,6 +1424,17 @@ def test_a_faint_slash_across_a_printed_number_showing_at_both_ends_is_a_review(
     assert m.features["faint_ends"] >= ENDS_SCORE
 
 
+def test_noise_read_as_a_faint_mark_above_a_tour_not_reached_is_a_review() -> None:
+    """Fresh seed 283, phone 9: on a dim photo JPEG blotches in an empty box above tour 11
+    read silently as a faint tick until session 34, with tour 10 surely not checked off.
+    The rules allow no mission there (scanner.order.doubt_marks_in_future_tours): a
+    review."""
+    case = make_case(case_seed(283, "phone", 9), "phone")
+    m = read(case).marks["tour.11.mission.4"]
+    assert case.truth["tour.11.mission.4"] == EMPTY
+    assert m.state == REVIEW and "tour 10 is not checked off" in m.why, m
+
+
 def test_ink_in_a_printed_number_far_past_the_last_mark_is_a_review() -> None:
     """An empty promotion box on a noisy photo of a pencil sheet (seed 211, phone 8: box
     58, forty boxes past the last mark) whose printed "58" leaves a residue as dark as the

@@ -22,6 +22,7 @@ from scanner.order import (
     LONE_GAPS,
     breaks_order,
     doubt_lone_gaps,
+    doubt_marks_in_future_tours,
     doubt_marks_past_empty,
     gaps,
     settle,
@@ -256,3 +257,28 @@ def test_a_mark_of_ink_in_the_print_is_left_alone_where_the_player_broke_the_ord
     assert doubt_marks_past_empty(marks, [LONG]) == []
     marks = {TRACK[0]: sure(CHECKED), TRACK[1]: in_print(), TRACK[2]: sure(EMPTY)}
     assert doubt_marks_past_empty(marks, [TRACK]) == []  # (before the empty box: in order)
+
+
+def test_a_light_mark_above_a_tour_not_yet_reached_is_a_review() -> None:
+    """Tour 10 surely not checked off: a faint mark above tour 11 breaks the rules
+    (missions-in-future-tour), so it is the photo's noise as likely as a mark (seed 283
+    phone 9: JPEG blotches on a dim photo read as a faint tick). A sure mark there stays:
+    the validator reports the player's own slip."""
+    faint = Mark(CHECKED, 0.65, CHECKED, FAINT_MARK_WHY)
+    marks = {"tour.10": sure(EMPTY), "tour.11.mission.4": faint,
+             "tour.11.mission.1": sure(CHECKED), "tour.9": sure(CHECKED),
+             "tour.10.mission.2": Mark(CHECKED, 0.65, CHECKED, FAINT_MARK_WHY)}
+    assert doubt_marks_in_future_tours(marks) == ["tour.11.mission.4"]
+    m = marks["tour.11.mission.4"]
+    assert (m.state, m.likely, m.doubt) == (REVIEW, CHECKED, INK)
+    assert "tour 10 is not checked off" in m.why
+    assert marks["tour.11.mission.1"].state == CHECKED  # sure: left to the validator
+    assert marks["tour.10.mission.2"].state == CHECKED  # tour 9 is checked off
+
+
+def test_a_light_mark_above_a_tour_is_kept_when_the_tour_before_is_in_doubt() -> None:
+    for before in (unsure(CHECKED), sure(EMPTY, 0.6), sure(CHECKED)):
+        marks = {"tour.2": before, "tour.3.mission.1": Mark(CHECKED, 0.6, CHECKED, "")}
+        assert doubt_marks_in_future_tours(marks) == []
+    first = {"tour.1.mission.1": Mark(CHECKED, 0.6, CHECKED, "")}  # no tour before the first
+    assert doubt_marks_in_future_tours(first) == []
