@@ -126,20 +126,25 @@ def doubt_marks_in_future_tours(marks: dict[str, Mark]) -> list[str]:
     ANCHOR_CONFIDENCE: a faint mark), while the tour before it is surely not checked off,
     goes to review (in place); their ids. The rules allow no mission above a tour not yet
     reached (game.opial.validate: missions-in-future-tour), so a light mark there is the
-    photo's noise or a stray as likely as the player's."""
-    doubted = []
-    for rid, m in marks.items():
+    photo's noise or a stray as likely as the player's. A sheet with a sure mark so out of
+    turn is the player's own order (the validator reports it): nothing is doubted there."""
+    def out_of_turn(rid: str, m: Mark) -> bool:
         tour = _tour_of_mission(rid)
-        if tour is None or m.state not in (CHECKED, SLASHED) or m.confidence >= ANCHOR_CONFIDENCE:
-            continue
+        if tour is None or m.state not in (CHECKED, SLASHED):
+            return False
         before = marks.get(f"tour.{tour - 1}")
-        if before is not None and before.state == EMPTY and before.confidence >= ANCHOR_CONFIDENCE:
-            marks[rid] = Mark(REVIEW, GAP_CONFIDENCE, m.state,
-                              f"a light mark above tour {tour}, but tour {tour - 1} is not "
-                              "checked off: a mark out of turn, or the photo's noise?",
-                              m.features, INK)
-            doubted.append(rid)
-    return doubted
+        return (before is not None and before.state == EMPTY
+                and before.confidence >= ANCHOR_CONFIDENCE)
+
+    found = [(rid, m) for rid, m in marks.items() if out_of_turn(rid, m)]
+    if any(m.confidence >= ANCHOR_CONFIDENCE for _, m in found):
+        return []
+    for rid, m in found:
+        tour = _tour_of_mission(rid) or 0
+        marks[rid] = Mark(REVIEW, GAP_CONFIDENCE, m.state,
+                          f"a light mark above tour {tour}, but tour {tour - 1} is not checked "
+                          "off: a mark out of turn, or the photo's noise?", m.features, INK)
+    return [rid for rid, _ in found]
 
 
 def _tour_of_mission(rid: str) -> int | None:
