@@ -53,35 +53,49 @@ def band_z(dk: np.ndarray, mask: np.ndarray, noise: float) -> float:
 @lru_cache(maxsize=64)
 def _bands(mask_bytes: bytes, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     """For a box's mask (its geometry is the template's: worked out once): the flat
-    indices of the pixels measured, and one row per band through the middle, holding
-    1/sqrt(n) on its n pixels (a row times the pixels' darkness: the band's sum over
-    sqrt(n))."""
+    indices of the pixels measured, and one row per band through the middle at least
+    LINE_LONG long, holding 1/sqrt(n) on its n pixels (a row times the pixels' darkness:
+    the band's sum over sqrt(n))."""
+    geo = _band_geometry(mask_bytes, shape)
+    if geo is None:
+        return np.zeros(0, np.int64), np.zeros((0, 0), np.float32)
+    pix, on, _ = geo
+    n = on.sum(axis=1)
+    keep = n >= LINE_LONG * LINE_BAND * np.sqrt(pix.size)
+    if not keep.any():
+        return np.zeros(0, np.int64), np.zeros((0, 0), np.float32)
+    return pix, (on[keep] / np.sqrt(n[keep])[:, None]).astype(np.float32)
+
+
+@lru_cache(maxsize=64)
+def _band_geometry(mask_bytes: bytes, shape: tuple[int, ...]
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """A box's bands through its middle: the flat indices of the pixels measured (the
+    mask, EDGE_PX in from its edge), each band's pixels as a bool row, and each pixel's
+    side of the box's middle along that band's direction (a row per band too); None for
+    a box too small to hold a band."""
     mask = np.frombuffer(mask_bytes, bool).reshape(shape)
     k = 2 * EDGE_PX + 1
     inner = cv2.erode(mask.astype(np.uint8), np.ones((k, k), np.uint8)) > 0
     ys, xs = np.nonzero(inner)
-    none = (np.zeros(0, np.int64), np.zeros((0, 0), np.float32))
     if ys.size < LINE_MIN_PX:
-        return none
+        return None
     c, s = np.cos(LINE_ANGLES), np.sin(LINE_ANGLES)
     rho = xs[:, None] * c + ys[:, None] * s  # (n, A): each pixel's offset across each band
+    along = ys[:, None] * c - xs[:, None] * s  # (n, A): and its place along it
     middle = float(xs.mean()) * c + float(ys.mean()) * s  # (A,)
+    centre = float(ys.mean()) * c - float(xs.mean()) * s
     bins = np.floor(rho - rho.min()).astype(np.int64)
     lo0 = np.floor(middle - rho.min()).astype(np.int64)
     reach = int(np.ceil(LINE_MIDDLE * min(np.ptp(xs), np.ptp(ys))))
-    need = LINE_LONG * LINE_BAND * np.sqrt(ys.size)
-    rows = []
+    rows, sides = [], []
     for a in range(len(LINE_ANGLES)):  # every band of this angle near the middle at once
         lo = np.arange(lo0[a] - reach - LINE_BAND // 2, lo0[a] + reach)[:, None]
-        on = (bins[None, :, a] >= lo) & (bins[None, :, a] < lo + LINE_BAND)
-        n = on.sum(axis=1)
         near = np.abs(lo[:, 0] + LINE_BAND / 2 - (middle[a] - rho.min())) <= reach
-        keep = near & (n >= need)
-        rows.append(on[keep] / np.sqrt(n[keep])[:, None])
-    weights = np.concatenate(rows).astype(np.float32)
-    if not len(weights):
-        return none
-    return ys * shape[1] + xs, weights
+        lo = lo[near]
+        rows.append((bins[None, :, a] >= lo) & (bins[None, :, a] < lo + LINE_BAND))
+        sides.append(np.repeat((along[:, a] > centre[a])[None, :], len(lo), 0))
+    return ys * shape[1] + xs, np.concatenate(rows), np.concatenate(sides)
 
 
 def ends_z(dk: np.ndarray, mask: np.ndarray, plain: np.ndarray, noise: float) -> float:
@@ -90,7 +104,7 @@ def ends_z(dk: np.ndarray, mask: np.ndarray, plain: np.ndarray, noise: float) ->
     text) on either side of the box's middle, the lesser of the two; the greatest over
     the bands. A slash across a printed number shows in the paper at both of its ends;
     a speck, or the print's residue a pixel off, on one side at most."""
-    geo = _halves(mask.astype(bool).tobytes(), mask.shape)
+    geo = _band_geometry(mask.astype(bool).tobytes(), mask.shape)
     if geo is None:
         return 0.0
     pix, on, side = geo
@@ -106,35 +120,6 @@ def ends_z(dk: np.ndarray, mask: np.ndarray, plain: np.ndarray, noise: float) ->
         zh = (o @ v) / np.sqrt(np.maximum(n, 1))
         z = np.minimum(z, np.where(n >= ENDS_MIN_PX, zh, -np.inf))
     return max(float(z.max()), 0.0) / max(noise, 1e-6)
-
-
-@lru_cache(maxsize=64)
-def _halves(mask_bytes: bytes, shape: tuple[int, ...]
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """_bands' pixels and bands (as bool rows), with each pixel's side of the box's middle
-    along each band's direction."""
-    mask = np.frombuffer(mask_bytes, bool).reshape(shape)
-    k = 2 * EDGE_PX + 1
-    inner = cv2.erode(mask.astype(np.uint8), np.ones((k, k), np.uint8)) > 0
-    ys, xs = np.nonzero(inner)
-    if ys.size < LINE_MIN_PX:
-        return None
-    c, s = np.cos(LINE_ANGLES), np.sin(LINE_ANGLES)
-    rho = xs[:, None] * c + ys[:, None] * s
-    along = ys[:, None] * c - xs[:, None] * s  # (n, A): each pixel's place along each band
-    middle = float(xs.mean()) * c + float(ys.mean()) * s
-    centre = float(ys.mean()) * c - float(xs.mean()) * s
-    bins = np.floor(rho - rho.min()).astype(np.int64)
-    lo0 = np.floor(middle - rho.min()).astype(np.int64)
-    reach = int(np.ceil(LINE_MIDDLE * min(np.ptp(xs), np.ptp(ys))))
-    rows, sides = [], []
-    for a in range(len(LINE_ANGLES)):
-        lo = np.arange(lo0[a] - reach - LINE_BAND // 2, lo0[a] + reach)[:, None]
-        on = (bins[None, :, a] >= lo) & (bins[None, :, a] < lo + LINE_BAND)
-        near = np.abs(lo[:, 0] + LINE_BAND / 2 - (middle[a] - rho.min())) <= reach
-        rows.append(on[near])
-        sides.append(np.repeat((along[:, a] > centre[a])[None, :], int(near.sum()), 0))
-    return ys * shape[1] + xs, np.concatenate(rows), np.concatenate(sides)
 
 
 def standing_out(z: Mapping[str, float]) -> dict[str, float]:
