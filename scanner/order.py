@@ -121,39 +121,30 @@ def doubt_marks_past_empty(marks: dict[str, Mark], tracks: Sequence[Sequence[str
     return doubted
 
 
-def doubt_marks_in_future_tours(marks: dict[str, Mark]) -> list[str]:
-    """A mission ticked above a tour, read from less than sure evidence (under
+def doubt_marks_in_future_tours(marks: dict[str, Mark],
+                                tours: Sequence[tuple[str, Sequence[str]]]) -> list[str]:
+    """A mission ticked above a tour (`tours`: each tour's box with the mission boxes above
+    it, game.opial.marks.tours_with_missions), read from less than sure evidence (under
     ANCHOR_CONFIDENCE: a faint mark), while the tour before it is surely not checked off,
     goes to review (in place); their ids. The rules allow no mission above a tour not yet
     reached (game.opial.validate: missions-in-future-tour), so a light mark there is the
     photo's noise or a stray as likely as the player's. A sheet with a sure mark so out of
     turn is the player's own order (the validator reports it): nothing is doubted there."""
-    def out_of_turn(rid: str, m: Mark) -> bool:
-        tour = _tour_of_mission(rid)
-        if tour is None or m.state not in (CHECKED, SLASHED):
-            return False
-        before = marks.get(f"tour.{tour - 1}")
-        return (before is not None and before.state == EMPTY
-                and before.confidence >= ANCHOR_CONFIDENCE)
-
-    found = [(rid, m) for rid, m in marks.items() if out_of_turn(rid, m)]
-    if any(m.confidence >= ANCHOR_CONFIDENCE for _, m in found):
+    found = []  # (mission box, its tour's number)
+    for t in range(1, len(tours)):
+        before = marks.get(tours[t - 1][0])
+        if before is None or before.state != EMPTY or before.confidence < ANCHOR_CONFIDENCE:
+            continue
+        found += [(rid, t + 1) for rid in tours[t][1]
+                  if rid in marks and marks[rid].state in (CHECKED, SLASHED)]
+    if any(marks[rid].confidence >= ANCHOR_CONFIDENCE for rid, _ in found):
         return []
-    for rid, m in found:
-        tour = _tour_of_mission(rid) or 0
+    for rid, tour in found:
+        m = marks[rid]
         marks[rid] = Mark(REVIEW, GAP_CONFIDENCE, m.state,
                           f"a light mark above tour {tour}, but tour {tour - 1} is not checked "
                           "off: a mark out of turn, or the photo's noise?", m.features, INK)
     return [rid for rid, _ in found]
-
-
-def _tour_of_mission(rid: str) -> int | None:
-    """The tour of a mission box ticked above a tour ("tour.3.mission.2": 3), from the
-    second tour on; None for any other box."""
-    parts = rid.split(".")
-    if len(parts) == 4 and parts[0] == "tour" and parts[2] == "mission" and parts[1].isdigit():
-        return int(parts[1]) if int(parts[1]) > 1 else None
-    return None
 
 
 def breaks_order(marks: Mapping[str, Mark], tracks: Sequence[Sequence[str]]) -> bool:

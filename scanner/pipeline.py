@@ -135,7 +135,7 @@ def _check_kind(kind: str, source: str) -> None:
 def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetResult:
     """Read one page image; errors are raised (the caller records them). `anyway`: read a
     sheet too faint or washed out to trust, with a warning (scanner.marks.require_legible)."""
-    from game.opial.marks import ordered_tracks
+    from game.opial.marks import ordered_tracks, tours_with_missions
     from game.opial.rules import load_rules
     from sheets.render import layout_for_code
 
@@ -190,9 +190,10 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
         inks: dict[str, np.ndarray] = {}  # the Executed boxes' ink, for scanner.lowres
         reading = read_marks(canvas, tpl, inks)
         doubt_blurred_successes(reading.marks, reading.print_look[0], inks)
-    tracks = ordered_tracks(load_rules(manifest.edition))
+    rules = load_rules(manifest.edition)
+    tracks = ordered_tracks(rules)
     doubt_marks_past_empty(reading.marks, tracks)  # (before: such a mark breaks the order)
-    doubt_marks_in_future_tours(reading.marks)
+    doubt_marks_in_future_tours(reading.marks, tours_with_missions(rules))
     settled = settle(reading.marks, tracks, trust_empty=not reading.light)
     doubt_lone_gaps(reading.marks, tracks)  # (after: a sheet with a gap settles nothing)
     for refused in (require_legible(reading, res.source, anyway, f.square_on),

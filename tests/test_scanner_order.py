@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from game.opial.marks import ordered_tracks, regions
+from game.opial.marks import ordered_tracks, regions, tours_with_missions
 from game.opial.rules import load_rules
 from scanner.marks import (
     CHECKED,
@@ -30,6 +30,7 @@ from scanner.order import (
 
 TRACK = ("promotion.1", "promotion.2", "promotion.3", "promotion.4", "promotion.5")
 MISSION = ("mission.aid.1", "mission.aid.2", "mission.aid.3")
+TOURS = tours_with_missions(load_rules())
 
 
 def sure(state: str, confidence: float = 1.0) -> Mark:
@@ -267,7 +268,7 @@ def test_a_light_mark_above_a_tour_not_yet_reached_is_a_review() -> None:
     marks = {"tour.10": sure(EMPTY), "tour.11.mission.4": faint, "tour.9": sure(CHECKED),
              "tour.10.mission.2": Mark(CHECKED, 0.65, CHECKED, FAINT_MARK_WHY),
              "tour.10.mission.1": sure(CHECKED)}
-    assert doubt_marks_in_future_tours(marks) == ["tour.11.mission.4"]
+    assert doubt_marks_in_future_tours(marks, TOURS) == ["tour.11.mission.4"]
     m = marks["tour.11.mission.4"]
     assert (m.state, m.likely, m.doubt) == (REVIEW, CHECKED, INK)
     assert "tour 10 is not checked off" in m.why
@@ -277,9 +278,9 @@ def test_a_light_mark_above_a_tour_not_yet_reached_is_a_review() -> None:
 def test_a_light_mark_above_a_tour_is_kept_when_the_tour_before_is_in_doubt() -> None:
     for before in (unsure(CHECKED), sure(EMPTY, 0.6), sure(CHECKED)):
         marks = {"tour.2": before, "tour.3.mission.1": Mark(CHECKED, 0.6, CHECKED, "")}
-        assert doubt_marks_in_future_tours(marks) == []
+        assert doubt_marks_in_future_tours(marks, TOURS) == []
     first = {"tour.1.mission.1": Mark(CHECKED, 0.6, CHECKED, "")}  # no tour before the first
-    assert doubt_marks_in_future_tours(first) == []
+    assert doubt_marks_in_future_tours(first, TOURS) == []
 
 
 def test_light_marks_out_of_turn_are_left_where_the_player_marks_out_of_turn() -> None:
@@ -289,5 +290,13 @@ def test_light_marks_out_of_turn_are_left_where_the_player_marks_out_of_turn() -
     light = Mark(CHECKED, 0.65, CHECKED, FAINT_MARK_WHY)
     marks = {"tour.3": sure(EMPTY), "tour.4.mission.1": sure(CHECKED), "tour.9": sure(EMPTY),
              "tour.10.mission.1": light}
-    assert doubt_marks_in_future_tours(marks) == []
+    assert doubt_marks_in_future_tours(marks, TOURS) == []
     assert marks["tour.10.mission.1"] is light
+
+
+def test_each_tour_comes_with_the_mission_boxes_above_it() -> None:
+    tours = tours_with_missions(load_rules())
+    assert tours[0] == ("tour.1", tuple(f"tour.1.mission.{k}" for k in range(1, 5)))
+    assert [t for t, _ in tours] == [f"tour.{t}" for t in range(1, len(tours) + 1)]
+    every = {r.id for r in regions(load_rules())}
+    assert all(rid in every for _, ids in tours for rid in ids)

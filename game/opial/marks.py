@@ -101,6 +101,20 @@ def ordered_tracks(rules: Rules) -> list[tuple[str, ...]]:
     return [tuple(ids) for ids in tracks.values()]
 
 
+def tours_with_missions(rules: Rules) -> list[tuple[str, tuple[str, ...]]]:
+    """Each tour's box with the mission boxes above it, tour by tour: missions are ticked
+    above a tour only once the tour before it is checked off (`game.opial.validate`)."""
+    out: list[tuple[str, tuple[str, ...]]] = []
+    above: list[str] = []
+    for r in regions(rules):  # (each tour's mission boxes come just before its box)
+        if r.group == "tour_missions":
+            above.append(r.id)
+        elif r.group == "tour":
+            out.append((r.id, tuple(above)))
+            above = []
+    return out
+
+
 def _set(marks: dict[str, str | int | None], prefix: str, boxes: tuple[int, ...]) -> None:
     for b in boxes:
         marks[f"{prefix}.{b}"] = CHECKED
