@@ -9,7 +9,7 @@ light and crossing the box's printed "+1", leaves too little off the long arm's 
 those rules, and a few such ticks read as sure slashes (`bench/bench_ticks.py`). This
 model looks at the whole box instead. The reader uses it as a veto (a stroke the rules
 call a slash that the model calls a tick goes to review) and, on a quiet sheet only, to
-read a tick where the stroke's own shape agrees (scanner.marks._quiet_tick: ink off its
+read a tick where the stroke's own shape agrees (scanner.marks.shape._quiet_tick: ink off its
 band and a widening at the vertex) or where the rules cannot count the strokes
 (_quiet_model_tick), and on a scan to confirm a slash that a shape test doubts
 (_quiet_slash), ink the rules cannot call one stroke or two (_quiet_one_stroke) or a light
@@ -33,13 +33,13 @@ left exactly as it was.
 Neither learned crosses. A third model did (scanner/models/tickslash_success.npz,
 `--success`: as the marker one, with half its successes crosses), and is asked four
 things: whether a stroke the rules read as a tick by a little ink off its band (a second
-band under SECOND_CROSS) is a success at all (scanner.marks._far_slash: a light slash
+band under SECOND_CROSS) is a success at all (scanner.marks.shape._far_slash: a light slash
 across the printed "+1", or a blurred one, puts a little ink off its band too), whether
-a plain slash is all but surely one (scanner.marks._success_slash: a cross blurred into
+a plain slash is all but surely one (scanner.marks.shape._success_slash: a cross blurred into
 one blot reads as a slash), and whether a stroke whose shape the rules leave in doubt is
-all but surely a slash (scanner.marks._success_says_slash: a marker's blunt end is a
+all but surely a slash (scanner.marks.shape._success_says_slash: a marker's blunt end is a
 tick's vertex to the other two), and what a light stroke found at a quiet sheet's own
-noise in doubt is, when it is all but sure either way (scanner.marks._light_stroke_settled).
+noise in doubt is, when it is all but sure either way (scanner.marks.sheet._light_stroke_settled).
 """
 
 from __future__ import annotations

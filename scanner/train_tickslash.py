@@ -27,10 +27,10 @@ ticks drawn more loosely (the vertex down to the box's bottom edge, the long arm
 its corner) and every mark placed by hand (_placed: shifted, turned and scaled). The
 other two learned ticks and slashes only, and call a fat cross anything; the reader asks
 this one whether a stroke read as a tick by a little ink off its band is a success at all
-(scanner.marks._far_slash), whether a plain slash may be a blurred cross
-(scanner.marks._success_slash), whether a stroke whose shape is in doubt is a slash
-(scanner.marks._success_says_slash), and what a light stroke found at a quiet sheet's own
-noise is (scanner.marks._light_stroke_settled).
+(scanner.marks.shape._far_slash), whether a plain slash may be a blurred cross
+(scanner.marks.shape._success_slash), whether a stroke whose shape is in doubt is a slash
+(scanner.marks.shape._success_says_slash), and what a light stroke found at a quiet sheet's own
+noise is (scanner.marks.sheet._light_stroke_settled).
 """
 
 from __future__ import annotations

@@ -18,16 +18,8 @@ import sheets
 from game.opial.marks import CHECKED, SLASHED, meaning, state_to_marks
 from game.opial.rules import load_rules
 from game.opial.state import CareerState
-from scanner.marks import (
-    EMPTY,
-    REVIEW,
-    Calibration,
-    Mark,
-    Reading,
-    _light_sheet_review,
-    faint_warnings,
-    require_legible,
-)
+from scanner.marks import EMPTY, REVIEW, Calibration, Mark, Reading, faint_warnings, require_legible
+from scanner.marks.sheet import _light_sheet_review
 from scanner.pipeline import SheetResult, scan_file, scan_page
 from scanner.triage import PageImage
 from sheets.fill import fill_pdf
@@ -321,7 +313,7 @@ def test_written_score_is_compared() -> None:
        st.integers(0, 2**31 - 1))
 def test_group_median_is_numpy_median(groups: list[list[int]], seed: int) -> None:
     """One group per box (its neighbours), as the paper estimate uses it."""
-    from scanner.marks import _group_median
+    from scanner.marks.arrays import _group_median
 
     values = np.random.default_rng(seed).random(30)
     idx = [np.array(g, np.intp) for g in groups]
@@ -337,7 +329,7 @@ def test_group_median_is_numpy_median(groups: list[list[int]], seed: int) -> Non
 def test_one_box_percentile_and_median_are_numpys(vals: list[float], q: float) -> None:
     """The stroke measures' quick percentile and median: numpy's values, to the bit (on
     float32 distances as distanceTransform gives them, with many ties)."""
-    from scanner.marks import _median, _percentile
+    from scanner.marks.arrays import _median, _percentile
 
     v = np.array(vals, np.float32)
     assert _percentile(v.copy(), q) == np.percentile(v, q)
@@ -346,7 +338,7 @@ def test_one_box_percentile_and_median_are_numpys(vals: list[float], q: float) -
 
 def test_fine_alignment_reuses_first_pass_exactly() -> None:
     """Skipping the matches whose answer the first pass already holds changes nothing."""
-    from scanner import marks
+    from scanner.marks import registration
     from scanner.template import blank
 
     img = page()
@@ -354,13 +346,13 @@ def test_fine_alignment_reuses_first_pass_exactly() -> None:
     warp = np.float32([[1, 0.004, 1.3], [-0.003, 1, -2.1]])  # a slight shear and shift
     canvas = cv2.warpAffine(img, warp, (w, h), borderValue=255)
     tpl = blank(sheets.layout("career", "later", "letter"), DPI)
-    fld = marks.register(canvas, tpl)
+    fld = registration.register(canvas, tpl)
     pad = 16
     big = cv2.copyMakeBorder(canvas, pad, pad, pad, pad, cv2.BORDER_REPLICATE).astype(np.float32)
-    first = marks.align(big, tpl, fld, pad, marks.FIRST_PX)
-    fld2 = marks.refine(tpl, fld, first.shifts, first.scores, (w, h))
-    fast = marks.align(big, tpl, fld2, pad, marks.FINE_PX, prev=first)
-    plain = marks.align(big, tpl, fld2, pad, marks.FINE_PX)
+    first = registration.align(big, tpl, fld, pad, registration.FIRST_PX)
+    fld2 = registration.refine(tpl, fld, first.shifts, first.scores, (w, h))
+    fast = registration.align(big, tpl, fld2, pad, registration.FINE_PX, prev=first)
+    plain = registration.align(big, tpl, fld2, pad, registration.FINE_PX)
     assert np.array_equal(fast.shifts, plain.shifts)
     assert np.allclose(fast.scores, plain.scores, atol=1e-5)
 
@@ -384,7 +376,7 @@ def test_a_block_of_inked_boxes_is_found_by_its_outlines() -> None:
     """Boxes coloured in match their blank patches poorly (under the 0.5 a place is taken
     at), so the fine field used to be extrapolated over a whole block of them from boxes
     further off (5 px wrong on bench photos); their outlines alone find them."""
-    from scanner import marks
+    from scanner.marks import registration
     from scanner.template import blank
 
     tpl = blank(sheets.layout("career", "later", "letter"), DPI)
@@ -393,19 +385,19 @@ def test_a_block_of_inked_boxes_is_found_by_its_outlines() -> None:
     moved = cv2.warpAffine(img, np.float32([[1, 0, 3], [0, 1, -4]]), (w, h), borderValue=255)
     pad = 16
     big = cv2.copyMakeBorder(moved, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-    first = marks.align(big, tpl, None, pad, marks.FIRST_PX, outline=True)
+    first = registration.align(big, tpl, None, pad, registration.FIRST_PX, outline=True)
     for k in inked:
         pu0, pv0, pu1, pv1 = tpl.regions[k].patch
-        whole = marks._match(big, tpl.gray_f[pv0:pv1, pu0:pu1], pu0 + pad, pv0 + pad, 5)[2]
+        whole = registration._match(big, tpl.gray_f[pv0:pv1, pu0:pu1], pu0 + pad, pv0 + pad, 5)[2]
         assert whole < 0.5, tpl.regions[k].region.id
         assert tuple(first.shifts[k]) == (3, -4), tpl.regions[k].region.id
-        assert first.scores[k] >= marks.OUTLINE_OK
+        assert first.scores[k] >= registration.OUTLINE_OK
 
 
 def test_fine_alignment_keeps_a_better_first_match() -> None:
     """A region the fine field moves off where the first pass found it better (a bend
     too sharp for the field) keeps the first pass's place and score."""
-    from scanner import marks
+    from scanner.marks import registration
     from scanner.rectify import Field
     from scanner.template import blank
 
@@ -414,10 +406,10 @@ def test_fine_alignment_keeps_a_better_first_match() -> None:
     h, w = img.shape
     pad = 16
     big = cv2.copyMakeBorder(img, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-    first = marks.align(big, tpl, None, pad, marks.FIRST_PX)
+    first = registration.align(big, tpl, None, pad, registration.FIRST_PX)
     off = Field.zero((w, h), 50.0)
     off = Field(off.step, off.nodes + np.array([-4.0, 0.0]))  # 4 px off: out of +-2 reach
-    fine = marks.align(big, tpl, off, pad, marks.FINE_PX, prev=first)
+    fine = registration.align(big, tpl, off, pad, registration.FINE_PX, prev=first)
     found = first.scores >= 0.8
     assert found.sum() > 100
     assert np.array_equal(fine.shifts[found], first.shifts[found])
@@ -427,7 +419,8 @@ def test_fine_alignment_keeps_a_better_first_match() -> None:
 def test_outline_match_ignores_the_ink_inside_the_box() -> None:
     """A box crossed out heavily matches its blank patch poorly as a whole, but its
     outline alone still matches where it sits, and not 3 px off."""
-    from scanner.marks import MIN_MATCH, _match, outline_match
+    from scanner.marks.registration import _match, outline_match
+    from scanner.marks.sheet import MIN_MATCH
     from scanner.template import blank
 
     tpl = blank(sheets.layout("career", "later", "letter"), DPI)
@@ -488,7 +481,8 @@ def test_light_sheet_rule_looks_at_the_boxes_read_as_marked() -> None:
 ])
 def test_filled_box_coloured_in_or_cancelled(halo: float, strokes: int, seen: int, sides: int,
                                              state: str, likely: str, ink: float) -> None:
-    from scanner.marks import Calibration, classify
+    from scanner.marks import Calibration
+    from scanner.marks.classifier import classify
 
     f = {"n": 500.0, "ink": ink, "faint": 1.0, "centre": 1.0, "level": 0.8, "fill": 1.0,
          "t_ink": 0.15, "t_faint": 0.09, "sides": 1.0, "halo": halo, "halo_strokes": strokes,
@@ -503,7 +497,8 @@ def test_a_correction_is_as_dark_inside_as_its_ink(median: float, state: str) ->
     """A box and its rim over the ink threshold all round read as a correction only when
     its inside is mostly as dark as its strokes (SOLID_MEDIAN 0.7 of the level 0.8): else
     strokes over a shadow, a review likely checked."""
-    from scanner.marks import Calibration, classify
+    from scanner.marks import Calibration
+    from scanner.marks.classifier import classify
 
     f = {"n": 500.0, "ink": 0.9, "faint": 1.0, "centre": 1.0, "level": 0.8, "fill": 1.0,
          "t_ink": 0.15, "t_faint": 0.09, "sides": 1.0, "halo": 0.7, "halo_strokes": 1,
@@ -517,7 +512,8 @@ def test_a_correction_is_as_dark_inside_as_its_ink(median: float, state: str) ->
 def test_a_box_dark_all_over_is_not_read_empty(median: float, state: str) -> None:
     """A printed box whose ink the print model took away reads empty by its ink; when its
     inside's median is 2.3 times the ink threshold (0.15) or more it is a review."""
-    from scanner.marks import Calibration, classify
+    from scanner.marks import Calibration
+    from scanner.marks.classifier import classify
 
     f = {"n": 500.0, "ink": 0.0, "faint": 0.01, "centre": 0.0, "level": 0.0, "fill": 0.9,
          "t_ink": 0.15, "t_faint": 0.09, "sides": 0.6, "halo": 0.0, "halo_strokes": 0,
@@ -547,7 +543,8 @@ def test_thin_faint_stroke_on_a_quiet_scan_is_a_mark() -> None:
 def test_faint_tick_is_told_by_the_ink_off_its_main_stroke() -> None:
     """A light pencil tick whose short arm is too short for a second band still leaves
     the main stroke's band at an angle: a faint mark, checked (not a slash, not review)."""
-    from scanner.marks import Calibration, classify
+    from scanner.marks import Calibration
+    from scanner.marks.classifier import classify
 
     f = {"n": 500.0, "ink": 0.04, "faint": 0.12, "centre": 0.3, "level": 0.2, "fill": 0.1,
          "t_ink": 0.15, "t_faint": 0.09, "far": 0.09}
@@ -561,7 +558,8 @@ def test_fat_stroke_over_a_printed_number_is_measured_with_its_ink_over_the_prin
     phone 55, seed 7): over the inside without the print it covers 41 %, with it 63 %.
     That is a fat stroke not quite straight (94.5 % on its band): a tick could look so,
     review; the same stroke in a box without print is judged the same way."""
-    from scanner.marks import Calibration, classify
+    from scanner.marks import Calibration
+    from scanner.marks.classifier import classify
 
     f = {"n": 500.0, "ink": 0.633, "faint": 0.665, "centre": 0.85, "level": 0.88,
          "fill": 0.408, "t_ink": 0.15, "t_faint": 0.09, "far": 0.0, "span": 0.89}
@@ -579,7 +577,8 @@ def test_fat_stroke_over_a_printed_number_is_measured_with_its_ink_over_the_prin
 ])
 def test_fat_mark_on_a_quiet_sheet_told_by_its_second_band(noise: float, ink: float,
                                                            line2: float, state: str) -> None:
-    from scanner.marks import Calibration, classify
+    from scanner.marks import Calibration
+    from scanner.marks.classifier import classify
 
     f = {"n": 500.0, "ink": ink, "faint": ink + 0.03, "centre": 0.8, "level": 0.8,
          "fill": ink, "t_ink": 0.15, "t_faint": 0.09, "far": 0.0, "span": 0.95, "bulge": 1.0}
@@ -597,7 +596,8 @@ def test_faint_mark_far_lighter_than_the_sheets_marks_goes_to_review(ink_level: 
     """On a blurred photo of dark marks, the print's blur in a printed box reads as a
     faint stroke (bench case phone 82, seed 11: "43" read as a mark, 0.33 of the sheet's
     marks' level); the faint marks read right measure 0.52 of it and over."""
-    from scanner.marks import Calibration, classify
+    from scanner.marks import Calibration
+    from scanner.marks.classifier import classify
 
     f = {"n": 500.0, "ink": 0.026, "faint": 0.26, "centre": 0.14, "level": 0.117,
          "fill": 0.8, "t_ink": 0.141, "t_faint": 0.081}
@@ -611,7 +611,8 @@ def test_mark_far_lighter_than_the_sheets_marks_goes_to_review(level: float, sta
                                                                ) -> None:
     """A box inked over 30 %, but at under FAINT of the sheet's typical mark (bench case
     phone 51, seed 7: an empty medal box in a shadow reads so): review, not checked."""
-    from scanner.marks import Calibration, classify
+    from scanner.marks import Calibration
+    from scanner.marks.classifier import classify
 
     f = {"n": 500.0, "ink": 0.66, "faint": 0.87, "centre": 1.0, "level": level,
          "fill": 0.6, "t_ink": 0.15, "t_faint": 0.09}
@@ -629,7 +630,8 @@ def test_thin_faint_slash_on_a_quiet_sheet(noise: float, end_gap: float, line2: 
                                            state: str) -> None:
     """A light pencil slash covers only 6-10 % of its box: read as a slash on a quiet
     sheet when it runs across the box (a tick's short arm would have shown there)."""
-    from scanner.marks import Calibration, classify
+    from scanner.marks import Calibration
+    from scanner.marks.classifier import classify
 
     f = {"n": 500.0, "ink": 0.03, "faint": 0.075, "centre": 0.15, "level": 0.17, "fill": 0.08,
          "t_ink": 0.15, "t_faint": 0.09, "far": 0.0, "span": 0.9, "end_gap": end_gap,
@@ -756,7 +758,8 @@ def test_light_mark_as_dark_as_the_sheets_marks() -> None:
     """Light pencil over a box's printed text, most of it hidden by the print, is a mark
     when it is as dark as the sheet's other marks and the sheet's empty boxes show no
     stray faint ink; on a sheet whose empty boxes often do, it stays a box to look at."""
-    from scanner.marks import EMPTY, REVIEW, Calibration, Mark, _like_the_sheets_marks
+    from scanner.marks import EMPTY, REVIEW, Calibration, Mark
+    from scanner.marks.sheet import _like_the_sheets_marks
 
     filled = page().astype(np.float32)
     blank = page(blank=True).astype(np.float32)
@@ -803,7 +806,8 @@ def test_short_single_stroke_on_a_blurred_photo_is_not_a_sure_slash() -> None:
 ])
 def test_single_stroke_short_of_its_box_on_a_blurred_noisy_photo(span: float, noise: float,
                                                                   state: str) -> None:
-    from scanner.marks import Calibration, classify
+    from scanner.marks import Calibration
+    from scanner.marks.classifier import classify
 
     f = {"n": 500.0, "ink": 0.115, "faint": 0.15, "centre": 0.4, "level": 0.31, "fill": 0.18,
          "t_ink": 0.15, "t_faint": 0.09, "far": 0.0, "span": span, "end_gap": 1 - span}
@@ -899,7 +903,8 @@ def test_haze_over_a_box_is_not_a_mark_however_much_of_it() -> None:
     """Ink over 15 % of a box whose darkest quarter stays under the ink threshold: a
     blurred outline's haze on a low-resolution, out-of-focus photo as much as a mark (a
     blank sheet at 120 dpi blurred 2.5 px read 40 such boxes as checked). Review."""
-    from scanner.marks import Calibration, classify
+    from scanner.marks import Calibration
+    from scanner.marks.classifier import classify
 
     f = {"n": 361.0, "ink": 0.15, "faint": 0.947, "centre": 0.888, "level": 0.131,
          "fill": 0.235, "t_ink": 0.14, "t_faint": 0.08}
@@ -924,7 +929,8 @@ def test_a_stroke_that_widens_at_one_point_is_a_tick(noise: float, gain: float, 
     """A mark neither clearly one stroke nor two (11 % of its ink on a second band, none
     far off the first) whose ink widens to 1.7x its stroke at one point: a tick's short
     arm leaving the long one at the vertex."""
-    from scanner.marks import Calibration, classify
+    from scanner.marks import Calibration
+    from scanner.marks.classifier import classify
 
     f = {"n": 520.0, "ink": ink, "faint": ink + 0.04, "centre": 0.4, "level": 0.5,
          "fill": ink, "t_ink": 0.15, "t_faint": 0.09, "far": 0.02, "span": 0.88,

@@ -23,7 +23,8 @@ import sheets
 from game.opial.marks import CANCELLED, CHECKED, SLASHED, meaning
 from scanner.faintline import ENDS_SCORE, LINE_SCORE
 from scanner.linesum import CONFIRMED
-from scanner.marks import BLURRED_PX, EMPTY, FAINT_LINE_WHY, LIGHT_BAND_WHY, REVIEW, Calibration
+from scanner.marks import BLURRED_PX, EMPTY, REVIEW, Calibration
+from scanner.marks.sheet import FAINT_LINE_WHY, LIGHT_BAND_WHY
 from scanner.pipeline import SheetResult, scan_page
 from scanner.synthetic import Case, case_seed, make_case
 from scanner.triage import PageImage
@@ -446,7 +447,8 @@ def test_photo_whose_lightest_marks_sink_under_the_threshold_is_refused(
 def test_faint_tail_counts_sure_marks_on_photos_only() -> None:
     """_faint_tail: the share of sure marks under their ink threshold, on a photo with
     FAINT_MIN_SURE of them or more; 0 on a sheet as quiet as QUIET_NOISE or with too few."""
-    from scanner.marks import FAINT_MIN_SURE, Mark, Reading, _faint_tail
+    from scanner.marks import Mark, Reading
+    from scanner.marks.legible import FAINT_MIN_SURE, _faint_tail
 
     def reading(noise: float, levels: list[float]) -> Reading:
         marks = {f"promotion.{i + 1}": Mark(CHECKED, 0.6, CHECKED, "", {"level": lv,
@@ -615,7 +617,7 @@ def test_the_palest_pencil_over_a_number_before_a_sure_mark_is_a_mark(
     at the sheet's own noise: reviews before session 18. A box there left empty would be a
     gap in the track, so a sure mark further along settles them (scanner.order). Since
     session 33 a tick whose straight band stands out from the sheet's empty boxes is read
-    before the order is asked (marks._light_bands); the others are still settled so."""
+    before the order is asked (marks.sheet._light_bands); the others are still settled so."""
     case = make_case(case_seed(seed, profile, index), profile)
     res = read(case)
     for rid in rids:
@@ -650,7 +652,7 @@ def test_a_cross_over_a_shadow_is_not_read_as_a_correction() -> None:
     of the box and of its rim clears the ink threshold, so it read as filled and scribbled
     over (cancelled), silently. Most of the box is far lighter than its strokes, as no fill
     is (SOLID_MEDIAN): a review, likely checked."""
-    from scanner.marks import DARK_GROUND_WHY
+    from scanner.marks.classifier import DARK_GROUND_WHY
     case = make_case(case_seed(167, "phone", 29), "phone")
     m = read(case).marks["promotion.45"]
     assert case.truth["promotion.45"] == CHECKED
@@ -662,7 +664,7 @@ def test_a_marker_tick_hiding_a_printed_number_is_not_read_empty() -> None:
     """A marker's tick over promotion box 60 on a blurred harsh photo (283 phone 62): the
     print model took its ink for the print, and it read empty, silently. Most of the box
     is far darker than any blurred print leaves an empty box (DARK_EMPTY): a review."""
-    from scanner.marks import DARK_EMPTY_WHY
+    from scanner.marks.classifier import DARK_EMPTY_WHY
     case = make_case(case_seed(283, "phone", 62), "phone")
     m = read(case).marks["promotion.60"]
     assert case.truth["promotion.60"] == CHECKED
@@ -695,7 +697,7 @@ def test_a_light_slash_too_thin_for_a_mark_on_a_clean_render_is_a_slash(seed: in
 def test_what_a_light_straight_stroke_needs_to_be_a_slash() -> None:
     """_faint_slash: the rule's signs, one by one (features as measured on 11_clean_0007's
     slash, and on two ticks' long arms whose short arm did not show)."""
-    from scanner.marks import _faint_slash
+    from scanner.marks.shape import _faint_slash
 
     slash = {"faint": 0.047, "centre": 0.162, "far": 0.0, "span": 0.854, "tick_p": 0.001}
     assert _faint_slash(slash, (1.0, 0.0))
@@ -731,7 +733,7 @@ def test_the_models_slash_vetoes_a_tick_read_by_its_widening_alone() -> None:
     3 % off it, widening 2.2x) read as a tick by the widening; the model's 0.006 sends it
     to review on a photo, and since session 18 on a sheet as quiet as a scan too. With the
     model unsure (0.3) the widening still reads a tick."""
-    from scanner.marks import classify
+    from scanner.marks.classifier import classify
 
     f = {"n": 520.0, "ink": 0.115, "faint": 0.194, "centre": 0.42, "level": 0.254,
          "fill": 0.167, "t_ink": 0.205, "t_faint": 0.133, "far": 0.03, "span": 0.908,
@@ -798,7 +800,7 @@ def test_a_thick_slash_whose_edges_look_like_a_second_stroke_is_a_slash_on_a_sca
 def test_what_ink_neither_one_stroke_nor_two_needs_to_be_a_slash() -> None:
     """_quiet_one_stroke, through classify: the features of 7_scan-300_0005's slash, and each
     sign that keeps such ink a review."""
-    from scanner.marks import classify
+    from scanner.marks.classifier import classify
 
     f = {"n": 494.0, "ink": 0.34, "faint": 0.358, "centre": 0.486, "level": 0.651,
          "fill": 0.406, "t_ink": 0.15, "t_faint": 0.09, "far": 0.0, "span": 1.0,
@@ -880,7 +882,7 @@ def test_a_pencil_fill_with_a_light_loop_on_a_scan_is_no_sure_coloured_in_box() 
 def test_what_a_light_loop_round_a_filled_box_needs_to_be_no_sure_fill() -> None:
     """The light-loop review through classify: the features of 21_scan-150_0008's box, and
     each sign that reads it otherwise."""
-    from scanner.marks import classify
+    from scanner.marks.classifier import classify
 
     f = {"n": 540.0, "ink": 0.796, "faint": 0.931, "centre": 1.0, "level": 0.26, "fill": 1.0,
          "t_ink": 0.15, "t_faint": 0.09, "sides": 1.0, "halo": 0.287, "halo_strokes": 1,
@@ -923,7 +925,7 @@ DOUBTED = {"n": 520.0, "ink": 0.3, "faint": 0.32, "centre": 0.5, "level": 0.7, "
 
 
 def doubted_stroke(noise: float, **features: float) -> str:
-    from scanner.marks import classify
+    from scanner.marks.classifier import classify
 
     cal = _quiet_cal(noise, 0.7)
     return classify({**DOUBTED, **features}, True, (0.985, 0.02), cal).state
@@ -996,7 +998,7 @@ def test_a_marker_slash_corner_to_corner_on_a_clean_render_is_a_slash() -> None:
 def test_what_a_dark_stroke_needs_to_be_a_slash() -> None:
     """_dark_slash, through classify: the features of 21_clean_0019's marker slash, and each
     sign that keeps such a stroke a review (a photo noisier than QUIET_NOISE among them)."""
-    from scanner.marks import classify
+    from scanner.marks.classifier import classify
 
     f = {"n": 494.0, "ink": 0.522, "faint": 0.551, "centre": 0.84, "level": 0.854,
          "fill": 0.534, "t_ink": 0.15, "t_faint": 0.09, "far": 0.0, "span": 0.98,
@@ -1082,7 +1084,7 @@ def test_a_marker_slash_reaching_both_corners_is_never_a_sure_tick(seed: int, pr
 
 def test_what_a_thick_stroke_needs_to_reach_both_corners() -> None:
     """_corner_to_corner: 31_phone_0025's marker slash, and each sign of a tick."""
-    from scanner.marks import _corner_to_corner
+    from scanner.marks.strokes import _corner_to_corner
 
     shape = {"far": 0.0, "span": 0.957, "end_gap": 0.024, "bulge": 1.156}
     assert _corner_to_corner(shape, 0.506)
@@ -1144,7 +1146,7 @@ def test_what_a_widening_stroke_needs_to_be_doubted() -> None:
     """_model_tick's third way (TICK_TRACE, BULGE_VERTEX): a stroke widening to twice its
     width is doubted at a little model doubt; at none (the slashes that widen that much
     score 0.0), or widening less, it is not."""
-    from scanner.marks import _model_tick
+    from scanner.marks.shape import _model_tick
 
     assert _model_tick({"tick_p": 0.029, "bulge": 2.17})
     assert not _model_tick({"tick_p": 0.0, "bulge": 3.5})
@@ -1174,7 +1176,7 @@ def test_what_a_light_fill_with_ink_round_it_needs_to_be_doubted() -> None:
     short of a side with its rim inked on two sides, and a light fill to the edges with a
     light loop on two sides, are reviews; a dark fill, or rim ink on one side, is coloured
     in."""
-    from scanner.marks import classify
+    from scanner.marks.classifier import classify
 
     short = {"n": 400.0, "ink": 0.693, "faint": 0.922, "centre": 1.0, "level": 0.196,
              "fill": 0.86, "t_ink": 0.15, "t_faint": 0.09, "sides": 0.667, "halo": 0.372,
@@ -1217,7 +1219,7 @@ def test_the_paper_floor_lifts_a_loop_not_a_shadow() -> None:
     loop darkens its ring only), and not when that paper is as dim (a shadow)."""
     from types import SimpleNamespace
 
-    from scanner.marks import PAPER_FLOOR, _paper_floor
+    from scanner.marks.paper import PAPER_FLOOR, _paper_floor
 
     own = np.array([200.0, 205.0, 198.0, 130.0])
     st = SimpleNamespace(near_boxes=[np.array([j for j in range(4) if j != k]) for k in range(4)])
@@ -1259,7 +1261,7 @@ def test_ink_over_nearly_all_of_a_box_short_of_its_sides_is_no_sure_slash() -> N
     its edges inked), so it does not read as filled; all its ink lies on one broad band,
     the test for one stroke, and it read silently as a slash. None of the 15,856 slashes
     on the cached sheets covers more than 0.69 of its box: review, likely checked."""
-    from scanner.marks import classify
+    from scanner.marks.classifier import classify
 
     f = {"n": 540.0, "ink": 0.722, "faint": 0.813, "centre": 1.0, "level": 0.245,
          "fill": 0.952, "t_ink": 0.155, "t_faint": 0.095, "sides": 0.667, "halo": 0.0,
@@ -1296,7 +1298,7 @@ def test_what_a_pale_mark_on_a_blurred_photo_needs_to_be_doubted() -> None:
     box (its marks cross the printed "+1"), is not."""
     from dataclasses import replace
 
-    from scanner.marks import _pale
+    from scanner.marks.classifier import _pale
 
     sharp = _quiet_cal(0.03, 0.3)
     blurred = replace(sharp, blur=1.8)
@@ -1356,7 +1358,8 @@ def test_a_straight_stroke_along_a_box_edge_is_no_sure_slash() -> None:
     inks the bottom edge of the empty box above it, one straight band across the box's
     width but a quarter of its height (`extent` 0.25), read silently as a slash until
     session 22. A slash runs corner to corner: under EDGE_EXTENT it is a review."""
-    from scanner.marks import FLAT_EDGE_WHY, classify, edge_ink
+    from scanner.marks import edge_ink
+    from scanner.marks.classifier import FLAT_EDGE_WHY, classify
 
     case = make_case(case_seed(101, "phone", 91), "phone")
     m = read(case).marks["mission.training.4"]
@@ -1378,7 +1381,7 @@ def test_a_tick_drawn_low_in_its_box_is_read(seed: int, profile: str, index: int
     middle under ink (its long arm's end); with 11-19 % of the box inked it is a mark, not a
     stray from outside (under F_CENTRE, 0.04, it went to review until session 23). A
     neighbour's ink at the box's edge leaves under EDGE_CENTRE in the middle: review."""
-    from scanner.marks import EDGE_CENTRE, classify
+    from scanner.marks.classifier import EDGE_CENTRE, classify
 
     case = make_case(case_seed(seed, profile, index), profile)
     m = read(case).marks[rid]
@@ -1521,7 +1524,7 @@ def test_a_pencil_slash_widened_by_the_printed_number_is_a_slash_on_a_clean_rend
 def test_the_models_sure_slash_needs_a_scan_and_a_thin_stroke_on_one_band() -> None:
     """_sure_model_slash: its signs one by one (features as measured on 157_clean_0017's
     slash). On a phone photo the model is as sure of a blurred tick (35 on 35 seeds)."""
-    from scanner.marks import _sure_model_slash
+    from scanner.marks.shape import _sure_model_slash
 
     f = {"far": 0.018, "tick_p": 0.0, "bulge": 2.98, "level": 0.224, "ink": 0.073, "fill": 0.078}
     assert _sure_model_slash(f, _quiet_cal(0.004, 0.3))
@@ -1538,7 +1541,7 @@ def test_a_fat_marker_slash_the_paper_split_test_calls_two_strokes_is_a_review()
     silently, on a sheet that came back clean. Its edges put only 6.9 % of its ink on a
     second band (a marker's cross puts more) and both tick-or-slash models call it a
     slash: a review, likely slashed."""
-    from scanner.marks import SPLIT_SLASH_WHY
+    from scanner.marks.classifier import SPLIT_SLASH_WHY
 
     case = make_case(case_seed(191, "phone", 53), "phone")
     m = read(case).marks["mission.patrol.1"]
@@ -1549,7 +1552,7 @@ def test_a_fat_marker_slash_the_paper_split_test_calls_two_strokes_is_a_review()
 
 def test_what_a_fat_stroke_needs_to_be_doubted_as_one() -> None:
     """_split_slash: its signs one by one (features as measured on 191_phone_0053's slash)."""
-    from scanner.marks import _split_slash
+    from scanner.marks.shape import _split_slash
 
     f = {"split_two": 1.0, "second": 0.069, "tick_p": 0.0, "thin_p": 0.001}
     assert _split_slash(f)
@@ -1569,7 +1572,7 @@ def test_a_slash_read_as_a_tick_by_ink_off_its_band_is_a_review(
     printed "+1", the print's residue or the blur putting a little of its ink off its band,
     read silently as a tick. The success model (crosses learned as successes) calls it a
     slash: a review, likely slashed."""
-    from scanner.marks import FAR_SLASH_WHY
+    from scanner.marks.classifier import FAR_SLASH_WHY
 
     case = make_case(case_seed(seed, profile, index), profile)
     m = read(case).marks[rid]
@@ -1581,7 +1584,7 @@ def test_a_slash_read_as_a_tick_by_ink_off_its_band_is_a_review(
 def test_what_a_tick_by_ink_off_its_band_needs_to_be_doubted() -> None:
     """_far_slash: the success model's answer alone (asked of ticks read by ink off their
     band only); without the model nothing is vetoed."""
-    from scanner.marks import _far_slash
+    from scanner.marks.shape import _far_slash
 
     assert _far_slash({"success_p": 0.0235})  # 263 phone 2's light slash across "+1"
     assert not _far_slash({"success_p": 0.058})  # the second lowest of 5,859 ticks and crosses
@@ -1613,7 +1616,7 @@ def test_a_blurred_cross_read_as_one_stroke_is_a_review() -> None:
     """Seed 271, phone 96 (first read in session 30): a cross on a photo so blurred its two
     strokes merge into one blot, which the rules read as a plain slash (all its ink on one
     band). The success model is all but sure it is a success (0.9995): a review."""
-    from scanner.marks import SUCCESS_SLASH_WHY
+    from scanner.marks.classifier import SUCCESS_SLASH_WHY
 
     case = make_case(case_seed(271, "phone", 96), "phone")
     m = read(case).marks["mission.patrol.2"]
@@ -1625,7 +1628,7 @@ def test_a_blurred_cross_read_as_one_stroke_is_a_review() -> None:
 def test_what_a_plain_slash_needs_to_be_doubted() -> None:
     """_success_slash: the success model all but sure (SUCCESS_SURE) of a tick or cross;
     without the model (no `success_p`) nothing is doubted."""
-    from scanner.marks import _success_slash
+    from scanner.marks.shape import _success_slash
 
     assert _success_slash({"success_p": 0.9995})
     assert _success_slash({"success_p": 0.9987})  # 127 short-ticks 33's short-armed tick
@@ -1645,7 +1648,7 @@ def test_a_success_read_as_a_slash_by_any_rule_is_a_review(
     fat marker cross blurred into one blot with paper beside it (fresh seed 283, read by
     the fat-stroke rule). The success model is all but sure of a success (SUCCESS_SURE),
     whichever rule read the slash: a review."""
-    from scanner.marks import SUCCESS_SLASH_WHY
+    from scanner.marks.classifier import SUCCESS_SLASH_WHY
 
     case = make_case(case_seed(seed, profile, index), profile)
     m = read(case).marks[rid]
@@ -1663,7 +1666,8 @@ def test_a_fat_marker_slash_the_success_model_is_sure_of_is_read(
     a tick's vertex (0.69, 0.80) was a review ("one stroke or two?"). The success model,
     which learned crosses and loose ticks, calls it a slash at 0.003: read as one, and
     marked as settled (it still counts as unclear when the photo's legibility is judged)."""
-    from scanner.marks import SETTLED, SETTLED_WHY
+    from scanner.marks import SETTLED
+    from scanner.marks.shape import SETTLED_WHY
 
     case = make_case(case_seed(seed, "clean", index), "clean")
     m = read(case).marks[rid]
@@ -1675,7 +1679,7 @@ def test_a_fat_marker_slash_the_success_model_is_sure_of_is_read(
 def test_what_settles_a_stroke_in_doubt_as_a_slash() -> None:
     """_success_says_slash: the success model under SUCCESS_SETTLES; without the model
     nothing is settled."""
-    from scanner.marks import _success_says_slash
+    from scanner.marks.shape import _success_says_slash
 
     assert _success_says_slash({"success_p": 0.003})  # 223 clean 0's marker slash
     assert not _success_says_slash({"success_p": 0.0099})  # 239 phone 26's blurred cross
@@ -1695,7 +1699,8 @@ def test_a_light_stroke_found_at_the_sheets_noise_is_read_by_the_success_model(
     doubt (or which keeps off the box's middle, the print hiding it there): a review for a
     little ink before. The success model reads it where it is all but sure (a tick or a
     cross at 0.998, a slash under 0.005), settled: it still counts as unclear."""
-    from scanner.marks import QUIET_MARK_WHY, SETTLED
+    from scanner.marks import SETTLED
+    from scanner.marks.sheet import QUIET_MARK_WHY
 
     case = make_case(case_seed(seed, profile, index), profile)
     m = read(case).marks[rid]
@@ -1730,7 +1735,7 @@ def test_a_slash_the_success_model_leans_to_is_no_sure_model_tick() -> None:
 def test_what_lets_the_thin_pen_model_read_a_single_stroke_as_a_tick() -> None:
     """_success_leans_slash: under 0.5 the success model leans to a slash; without it, no
     lean either way."""
-    from scanner.marks import _success_leans_slash
+    from scanner.marks.shape import _success_leans_slash
 
     assert _success_leans_slash({"success_p": 0.494})  # 313 clean 10's slash
     assert not _success_leans_slash({"success_p": 0.529})  # the lowest such tick

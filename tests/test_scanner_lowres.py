@@ -20,7 +20,8 @@ from scanner.lowres import (
     doubt_blurred_successes,
     doubt_low_resolution,
 )
-from scanner.marks import CANCELLED, CHECKED, EMPTY, PALE_WHY, REVIEW, SLASHED, Mark
+from scanner.marks import CANCELLED, CHECKED, EMPTY, REVIEW, SLASHED, Mark
+from scanner.marks.classifier import PALE_WHY
 
 
 def _ink(*strokes: list[tuple[float, float]]) -> np.ndarray:

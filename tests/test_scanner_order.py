@@ -7,17 +7,9 @@ from hypothesis import strategies as st
 
 from game.opial.marks import ordered_tracks, regions, tours_with_missions
 from game.opial.rules import load_rules
-from scanner.marks import (
-    CHECKED,
-    EMPTY,
-    FAINT_LINE_WHY,
-    FAINT_MARK_WHY,
-    INK,
-    LIKE_MARKS_WHY,
-    REVIEW,
-    SLASHED,
-    Mark,
-)
+from scanner.marks import CHECKED, EMPTY, INK, REVIEW, SLASHED, Mark
+from scanner.marks.classifier import FAINT_MARK_WHY
+from scanner.marks.sheet import FAINT_LINE_WHY, LIKE_MARKS_WHY
 from scanner.order import (
     LONE_GAPS,
     breaks_order,

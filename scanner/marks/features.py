@@ -1,0 +1,132 @@
+"""The measures of every box at once (ink, faint ink, the middle, the level of its
+darkest quarter, the fill), and for a box inked nearly all over, its sides and the rim
+outside its outline (a correction's loop).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scanner.marks.stack import SIDE_INKED, Rim, Stack
+from scanner.marks.state import Calibration
+from scanner.template import Template
+
+SPECK_MM = 0.7  # ink in pieces no longer than this (and little of it): specks, empty
+STRUCK_MM = 0.6  # strokes through the rim reaching this far out: struck through (review)
+STRUCK_SPAN_MM = 0.25  # ... across this much of the rim's depth (not a speck)
+OVER_PRINT = 0.22  # ink over printed text: this much darker than the print
+
+
+def measure(d: np.ndarray, st: Stack, t_ink: np.ndarray, t_faint: np.ndarray,
+            over: np.ndarray, t_print: float) -> dict[str, np.ndarray]:
+    """The features of every box at once (arrays of N).
+
+    Away from printed text, ink is darkness above the sheet's thresholds. Near and over
+    the text printed in a box (its number, its points) ink is what is left once the
+    print is taken away (`over`: darkness above what the blank sheet's print looks like
+    on this photo), above the thresholds and above that residual's own noise there
+    (`t_print`), so a light pencil stroke across "17" counts."""
+    inside, text = st.inside, st.text
+    n = np.maximum(st.n_inside, 1).astype(np.float64)
+    zone_b = st.near | text  # near or over print (printed boxes only: near is empty else)
+    zone_a = inside & ~st.near
+    ti, tf = t_ink[:, None, None], t_faint[:, None, None]  # per box (its own noise)
+    t_bi, t_bf = np.maximum(ti, t_print), np.maximum(tf, t_print)
+    d_ink, o_ink = d > ti, over > t_bi  # (each comparison made once: a few hundred boxes)
+    d_faint, o_faint = d > tf, over > t_bf
+    fill = (d_ink & inside).sum(axis=(1, 2)) / n  # a filled box hides its print
+    n_ink = ((d_ink & zone_a).sum(axis=(1, 2))
+             + (o_ink & zone_b).sum(axis=(1, 2))).astype(np.float64)
+    faint_a, faint_b = d_faint & zone_a, o_faint & zone_b
+    n_faint = (faint_a.sum(axis=(1, 2)) + faint_b.sum(axis=(1, 2))).astype(np.float64)
+    n_faint = np.maximum(n_faint, n_ink)
+    c_hit = (faint_a & st.centre).sum(axis=(1, 2))
+    c_hit = c_hit + (o_faint & st.centre & st.near).sum(axis=(1, 2))
+    centre = np.where(st.n_centre >= np.maximum(12, 0.1 * n),
+                      c_hit / np.maximum(st.n_centre, 1), 0.0)
+    n_dark = (o_faint & text).sum(axis=(1, 2)).astype(np.float64)
+    centre = np.where(st.n_text > 0, np.maximum(centre, n_dark / np.maximum(st.n_text, 1)),
+                      centre)
+    n_all = n + st.n_text
+    # level: the 75th percentile of the faint-inked pixels' darkness (over print: above
+    # it), for the boxes with three such pixels or more (most boxes are empty)
+    fp = faint_a | faint_b
+    m = fp.sum(axis=(1, 2))
+    level = np.zeros(len(m), np.result_type(over, d))
+    some = np.flatnonzero(m >= 3)
+    if some.size:
+        vals = np.where(fp[some], np.where(zone_b[some], over[some], d[some]), -np.inf)
+        srt = -np.sort(-vals.reshape(some.size, -1), axis=1)  # descending
+        rank = np.clip(np.floor(0.25 * (m[some] - 1)).astype(int), 0, srt.shape[1] - 1)
+        level[some] = srt[np.arange(some.size), rank]
+    return {"n": n_all, "ink": n_ink / n_all, "faint": n_faint / n_all, "centre": centre,
+            "level": level, "fill": fill, "n_inside": st.n_inside.astype(np.float64)}
+
+
+def _specks(dk: np.ndarray, inside: np.ndarray, t_faint: float, dpi: float) -> bool:
+    """A box's faint ink is specks (toner, dust, a pen's touch): no piece of it longer than
+    SPECK_MM."""
+    return _longest((dk > t_faint) & inside) < SPECK_MM * dpi / 25.4
+
+
+def _longest(mask: np.ndarray) -> float:
+    """The longest extent (pixels) of a connected part of a mask: its bounding box from
+    corner pixel to corner pixel (centres), plus one (a 4 x 4 px speck is 5.2 px, not 5.7)."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    if n <= 1:
+        return 0.0
+    w, h = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
+    return float((np.hypot(w - 1, h - 1) + 1).max())  # corner pixels' centres, plus one
+
+
+def _sides(d: np.ndarray, inside: np.ndarray, t: float) -> float:
+    """How far ink reaches every side of the inside (the least-inked side's share)."""
+    ys, xs = np.nonzero(inside)
+    y0, y1, x0, x1 = ys.min(), ys.max(), xs.min(), xs.max()
+    band = max(2, (y1 - y0) // 6)
+    m = (d > t) & inside
+    sides = [m[y0:y0 + band].sum() / max(1, inside[y0:y0 + band].sum()),
+             m[y1 - band + 1:y1 + 1].sum() / max(1, inside[y1 - band + 1:y1 + 1].sum()),
+             m[:, x0:x0 + band].sum() / max(1, inside[:, x0:x0 + band].sum()),
+             m[:, x1 - band + 1:x1 + 1].sum() / max(1, inside[:, x1 - band + 1:x1 + 1].sum())]
+    return float(min(sides))
+
+
+def halo_ink(canvas: np.ndarray, tpl: Template, rim: Rim | None, shift: tuple[int, int],
+             paper: float, level: float, cal: Calibration, pad: int = 0) -> dict[str, float]:
+    """How the rim around a box (HALO_MM outside its outline; its geometry `rim`) is
+    inked: the inked fraction (halo), how many separate strokes cross it (halo_strokes),
+    and on how many of the sides seen (halo_seen) it is inked along SIDE_INKED of their
+    length (halo_sides). A correction fills the box and scribbles round it through the
+    rim, on every side (or strikes it through past the outline); a box coloured in to
+    mark it stays inside, and ink from one side only is a neighbour's mark or a stroke
+    passing by. A rim pixel is inked when it is at least half as dark as the box's own
+    ink."""
+    none = {"halo": 0.0, "halo_strokes": 0, "halo_sides": 0, "halo_seen": 0}
+    if rim is None:
+        return none
+    u0, v0, u1, v1 = rim.bounds
+    du, dv = shift
+    obs = canvas[v0 + dv + pad:v1 + dv + pad, u0 + du + pad:u1 + du + pad].astype(np.float32)
+    if obs.shape != rim.mask.shape:
+        return none
+    d = cv2.blur(np.clip(1.0 - obs / max(paper, 1.0), 0.0, 1.0), (3, 3))
+    printed = tpl.ink_max[v0:v1, u0:u1]
+    t = max(cal.t_ink, 0.5 * level)
+    inked = (d > t) & (d - printed > min(OVER_PRINT, 0.5 * level)) & rim.mask
+    n, labels = cv2.connectedComponents(inked.astype(np.uint8), connectivity=8)
+    strokes = 0
+    if n > 1:  # strokes that reach the rim's outer part (a thick fill's spill does not)
+        # a stroke runs out across the rim: a piece of ink reaching STRUCK_MM that spans
+        # STRUCK_SPAN_MM of the rim's depth (a speck of noise or toner does not)
+        lab, dd = labels[inked], rim.dist[inked]
+        lo = np.full(n, np.inf)
+        hi = np.full(n, -np.inf)
+        np.minimum.at(lo, lab, dd)
+        np.maximum.at(hi, lab, dd)
+        strokes = int(((hi >= STRUCK_MM) & (hi - lo >= STRUCK_SPAN_MM))[1:].sum())
+    sides = sum(int(inked[rows, cols].any(axis=axis)[along].mean() >= SIDE_INKED)
+                for rows, cols, axis, along in rim.sides)
+    return {"halo": float(inked[rim.mask].mean()), "halo_strokes": strokes,
+            "halo_sides": sides, "halo_seen": len(rim.sides)}

@@ -1,0 +1,147 @@
+"""Whether a photo can be read with confidence at all: require_legible refuses a washed
+out, too faint or too unclear sheet with a one-line fix, and the warnings a light sheet
+gets when it is read.
+"""
+
+from __future__ import annotations
+
+from scanner.marks.printed import WASHED_GAIN
+from scanner.marks.sheet import LIGHT_RATIO, Reading, _contrast
+from scanner.marks.state import CHECKED, QUIET_NOISE, REVIEW, SCAN_NOISE, SETTLED, SLASHED, id_list
+from starsheets.errors import InputFileError
+
+FAINT_SHEET = 1.2  # a sheet whose typical mark is under 1.2x its ink threshold (a light one
+#                    is under sheet.LIGHT_RATIO) is refused: on
+#                    such photos some marks do not show at all (require_legible) ...
+FAINT_MIN_SURE, FAINT_SURE = 10, 1.3  # ... when at least this many boxes read as marked
+#   for sure, and they are faint too (under 1.3x): on a blurred, noisy photo the print's
+#   haze in many small boxes reads as light "marks" to review, and outnumbers dark ones
+FAINT_TAIL = 0.1  # ... and a photo (σ >= QUIET_NOISE) on which more than this share of its
+#   sure marks (at least FAINT_MIN_SURE) lie under their ink threshold (read as faint): so
+#   light a pencil's marks reach down to the photo's noise, and some show no pixel at all.
+#   Session 18, phone photos of seeds 0/7/11/21/22/31 and a fresh seed 41 (965 sheets): of
+#   the 7 sheets read so, 4 had a mark read empty that way, of the other 912 two
+FAINT_FEW_SURE = 5  # ... or at least this many, when over UNCLEAR_SHARE of the boxes are
+#   unclear (a harsh photo of the palest pencil read 9 marks for sure, 89 boxes unclear and
+#   26 marks as empty; a blurred blank sheet's haze has none, a noisy photo of two marks 2)
+UNCLEAR_SHARE = 0.1  # a marked sheet with more of its boxes than this to review is refused
+#   too (require_legible): the bench's light phone photos have 8-21 or 34-75 of 309
+UNREADABLE_SHARE = 0.25  # ... and any sheet with more than this, however few marks it reads
+#   for sure. Session 31, fresh seed 307 phone 53: faint pencil in a hard shadow read 4
+#   marks for sure and 109 of 309 boxes to review, with 8 marks read empty; no other sheet
+#   read on 44 seeds' default sets has over 43
+
+
+def require_legible(reading: Reading, source: str, anyway: bool = False,
+                    square_on: bool = True) -> str | None:
+    """Refuse a sheet that could only be read by hand, with the fix:
+    - a washed-out or badly blurred photo: the print reads at under WASHED_GAIN of its
+      darkness, the outlines' haze in a blank box looks like a mark, and only a mark's
+      darkness tells them apart (the one such bench photo: 49 blank boxes read marked);
+    - a sheet whose typical mark is under FAINT_SHEET times its ink threshold, and whose
+      typical sure mark (at least FAINT_MIN_SURE of them) under FAINT_SURE: there, thin
+      pencil on a dim, blurred or distant photo leaves some marks with no pixel above the
+      paper's noise at all (up to a quarter of them on 300 harsh phone photos), so an
+      empty box means nothing; the 279 sheets above it had 5 such marks, on 3 sheets
+      under 1.35;
+    - a marked sheet (FAINT_FEW_SURE marks read for sure) with over UNCLEAR_SHARE of its
+      boxes to review: checking them one by one on the paper is more work than a better
+      photo, and a reading that unsure errs unseen too (held out, seed 22: the two harsh
+      photos with 37 and 80 boxes to review read 11 and 9 boxes wrong; no other sheet read
+      of the 1386 cached, seeds 0/7/11/21/22, has over 30). Light sheets were so refused
+      before; session 12 extended it to all (call this once the boxes are settled:
+      scanner.order). Over UNREADABLE_SHARE unclear, any sheet is so refused, however
+      few marks it reads for sure.
+    - a photo on which over FAINT_TAIL of the sure marks lie under their ink threshold:
+      the lightest marks reach the noise there, and some show nothing (_faint_tail).
+    With `anyway` (scan --read-anyway) the refusal is returned as a warning instead."""
+    problem = _illegible(reading, square_on)
+    if problem is None:
+        return None
+    what, fix = problem
+    if not anyway:
+        raise InputFileError(f"{source}: {what}", fix)
+    return f"read anyway, though {what}: check the whole sheet"
+
+
+def reading_warnings(reading: Reading, source: str, anyway: bool = False,
+                     square_on: bool = True) -> list[str]:
+    """What every sheet's reading warns of: that it was read anyway though illegible
+    (require_legible, which raises without `anyway`), and its faint marks read as marked
+    (faint_warnings). `square_on`: the page was imaged without perspective
+    (scanner.rectify.Fit.square_on)."""
+    refused = require_legible(reading, source, anyway, square_on)
+    return ([refused] if refused else []) + faint_warnings(reading)
+
+
+def faint_warnings(reading: Reading) -> list[str]:
+    """The faint marks (pencil?) that the reading holds as marked: a faint mark sent to
+    review is listed with the reviews instead."""
+    faint = [rid for rid in reading.faint if reading.marks[rid].state in (CHECKED, SLASHED)]
+    if not faint:
+        return []
+    return [f"{len(faint)} faint mark(s) (pencil?) read as marked: {id_list(faint)}"]
+
+
+def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | None:
+    """What makes the sheet illegible (require_legible), and the fix; None if nothing. A
+    sheet imaged square on (no perspective) and as quiet as a scan (SCAN_NOISE) is called a
+    scan, and its fix is a scan's; a quiet phone photo stays a photo."""
+    scan = square_on and reading.calibration.noise < SCAN_NOISE
+    img = "scan" if scan else "photo"
+    anyway = "(or scan with --read-anyway and check the sheet by hand)"
+    fix = (f"Go over the marks with a darker pen and scan the sheet again {anyway}." if scan
+           else "Take a sharper, brighter photo closer to the sheet, or go over the marks "
+           f"with a darker pen {anyway}.")
+    gain = reading.print_look[1]
+    if gain < WASHED_GAIN:
+        return (f"the photo is washed out or badly blurred (the printed sheet reads at only "
+                f"{gain:.0%} of its darkness, so the haze of its outlines looks like ink)",
+                "Take a sharp, evenly lit photo without glare, the sheet filling the frame "
+                "(or scan with --read-anyway and check the sheet by hand).")
+    sure_levels = [m.features["level"] for m in reading.marks.values()
+                   if m.state in (CHECKED, SLASHED)]
+    unclear = sum(m.state == REVIEW or m.doubt == SETTLED for m in reading.marks.values())
+    # too unclear to read: a marked sheet with over UNCLEAR_SHARE of its boxes unclear, or
+    # any with over UNREADABLE_SHARE (so unclear a reading tells nothing, whatever it read)
+    too_unclear = unclear > UNCLEAR_SHARE * len(reading.marks) and (
+        len(sure_levels) >= FAINT_FEW_SURE or unclear > UNREADABLE_SHARE * len(reading.marks))
+    if len(sure_levels) >= FAINT_MIN_SURE or too_unclear:
+        sure = _contrast(sure_levels, [m.features["t_ink"] for m in reading.marks.values()
+                                       if "t_ink" in m.features])
+    else:  # a sheet hardly marked (or blank) whose unclear boxes are the photo's haze
+        sure = float("inf")
+    if reading.contrast < FAINT_SHEET and sure < FAINT_SURE:
+        return (f"the marks are too faint to read in this {img} (the typical mark is only "
+                f"{reading.contrast:.0%} of the ink threshold that the {img}'s noise and blur "
+                "set, so some marks do not show at all)", fix)
+    if too_unclear:
+        if reading.light and sure < LIGHT_RATIO:
+            return (f"the marks are too faint to read this {img} with confidence ({unclear} of "
+                    f"{len(reading.marks)} boxes unclear; the typical mark is only "
+                    f"{reading.contrast:.0%} of the ink threshold)", fix)
+        if scan:
+            return (f"too many boxes are unclear to read this scan with confidence ({unclear} "
+                    f"of {len(reading.marks)}: too light or too coarse for its marks)",
+                    f"Scan the sheet again at 300 dpi or more, flat on the glass {anyway}.")
+        return (f"too many boxes are unclear to read this photo with confidence ({unclear} of "
+                f"{len(reading.marks)}: too blurred, too small or too far for its marks)",
+                f"Take a sharper photo from straight above, the sheet filling the frame {anyway}.")
+    tail = _faint_tail(reading)
+    if tail > FAINT_TAIL:
+        return (f"the marks are too faint to read in this {img} ({tail:.0%} of the marks read "
+                f"are lighter than the ink threshold that the {img}'s noise sets, so some may "
+                "not show at all)", fix)
+    return None
+
+
+def _faint_tail(reading: Reading) -> float:
+    """On a photo (its noise over the boxes' whole insides, the reading's calibration, not
+    under QUIET_NOISE: a quieter sheet reads its light marks again at its own noise), the
+    share of its sure marks (at least FAINT_MIN_SURE) whose level is under their ink
+    threshold; 0 otherwise."""
+    if reading.calibration.noise < QUIET_NOISE:
+        return 0.0
+    under = [m.features["level"] < m.features["t_ink"] for m in reading.marks.values()
+             if m.state in (CHECKED, SLASHED) and "t_ink" in m.features]
+    return sum(under) / len(under) if len(under) >= FAINT_MIN_SURE else 0.0
