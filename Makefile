@@ -7,7 +7,7 @@ OUT     ?= out
 APT_PKGS := tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev pkg-config poppler-utils qpdf
 export OMP_THREAD_LIMIT := 1
 
-.PHONY: demo test test-all lint bench system venv clean
+.PHONY: demo test test-all lint bench system venv clean constraints
 
 system:
 	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -17,11 +17,11 @@ system:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	$(MAKE) system
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
-	$(PIP) install -q -e '.[dev,ocr]' || $(PIP) install -q -e '.[dev]'
+	$(PIP) install -q -c constraints.txt -e '.[dev,ocr]' || $(PIP) install -q -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -37,8 +37,12 @@ test-all: $(STAMP)
 	$(PY) -m pytest -m ''
 
 bench: $(STAMP)
-	$(PIP) install -q -e '.[bench]'
+	$(PIP) install -q -c constraints.txt -e '.[bench]'
 	$(PY) bench/run_all.py
+
+constraints: $(STAMP)
+	@{ sed -n '1,3p' constraints.txt; $(PIP) freeze --exclude-editable | grep -v '^-e'; } > constraints.txt.new
+	mv constraints.txt.new constraints.txt
 
 clean:
 	rm -rf $(VENV) $(OUT) .pytest_cache .ruff_cache
