@@ -11,16 +11,8 @@ import pytest
 import sheets
 from game.opial.marks import BLANK, CANCELLED, CHECKED, marks_to_state, state_to_marks
 from game.opial.rules import load_rules
-from scanner.synthetic import (
-    PHOTO_SPECS,
-    PROFILES,
-    SCAN_BED_MM,
-    Case,
-    _plan,
-    case_seed,
-    make_case,
-    write_case,
-)
+from scanner.synthetic import PHOTO_SPECS, PROFILES, SCAN_BED_MM, Case, case_seed, make_case, write_case
+from scanner.synthetic.truth import _plan
 from sheets.fill import Stroke, plan_ink
 from sheets.manifest import overlaps
 
