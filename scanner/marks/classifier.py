@@ -53,7 +53,7 @@ from scanner.marks.strokes import (
     _stroke_state,
 )
 
-EDGE_CENTRE = 0.03  # ... a mark (over F_MARK) with less in the middle than this: review.
+EDGE_CENTRE = 0.03  # a mark (over F_MARK) with less in the middle than this: review.
 # (2,800 bench sheets, 14 seeds: the two marks with ink over F_MARK and 0.03-0.04 in the
 # middle were ticks drawn low in their box; the one neighbour's ink that entered a box
 # left 0.018; session 23)

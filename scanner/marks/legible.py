@@ -11,8 +11,8 @@ from scanner.marks.state import CHECKED, QUIET_NOISE, REVIEW, SCAN_NOISE, SETTLE
 from starsheets.errors import InputFileError
 
 FAINT_SHEET = 1.2  # a sheet whose typical mark is under 1.2x its ink threshold (a light one
-#                    is under sheet.LIGHT_RATIO) is refused: on
-#                    such photos some marks do not show at all (require_legible) ...
+#                    is under sheet.LIGHT_RATIO) is refused: on such photos some marks do
+#                    not show at all (require_legible) ...
 FAINT_MIN_SURE, FAINT_SURE = 10, 1.3  # ... when at least this many boxes read as marked
 #   for sure, and they are faint too (under 1.3x): on a blurred, noisy photo the print's
 #   haze in many small boxes reads as light "marks" to review, and outnumbers dark ones
