@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from scanner import fields as fieldreader
+from scanner.consistency import doubt_by_rules, settle_by_rules
 from scanner.identify import identify
 from scanner.linesum import confirm_by_sum
 from scanner.locate import locate
@@ -208,7 +209,12 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
                             f"{len(shapeless)} mark(s) sent to review (tick or slash, coloured "
                             "in or cancelled, faint) and the written score lines not checked; "
                             "a photo of 2 megapixels or more reads them")
+    by_rules = settle_by_rules(reading.marks, rules)
+    doubt_by_rules(reading.marks, rules)  # (after: a box it doubts is never settled)
     res.marks = reading.marks
+    if by_rules:
+        res.warnings.append(f"{len(by_rules)} unclear box(es) settled by the rest of the page "
+                            f"(one reading of them agrees with it): {id_list(by_rules)}")
     if settled:
         res.warnings.append(f"{len(settled)} unclear box(es) settled by the order their track "
                             f"is filled in: {id_list(settled)}")

@@ -31,7 +31,7 @@ def to_json(r: SheetResult) -> dict[str, Any]:
     for rid, m in r.marks.items():
         if m.state == "review":
             marks[rid]["likely"] = m.likely
-        if m.why:  # a review's doubt; a faint mark, or one the track's order settled
+        if m.why:  # a review's doubt; a faint mark, or one its track's order or the page settled
             marks[rid]["why"] = m.why
     findings = list(r.findings)
     obj = {

@@ -18,6 +18,7 @@ import sheets
 from game.opial.marks import CHECKED, SLASHED, meaning, state_to_marks
 from game.opial.rules import load_rules
 from game.opial.state import CareerState
+from scanner.consistency import SETTLED_WHY
 from scanner.marks import EMPTY, REVIEW, Calibration, Mark, Reading, faint_warnings, require_legible
 from scanner.marks.sheet import _light_sheet_review
 from scanner.pipeline import SheetResult, scan_file, scan_page
@@ -751,7 +752,9 @@ def test_out_of_focus_blank_plain_boxes_are_empty() -> None:
     plain = [rid for rid in r.marks if rid.startswith(("tour.", "clone.", "medal."))]
     assert [rid for rid in plain if r.marks[rid].state != "empty"] == []
     shaded = photo(0.9, 1.0).marks["tour.9.mission.1"]  # 0.1 darker, a little blurred
-    assert shaded.state != "empty", shaded
+    # (its ink leaves it in doubt, leaning empty, and the blank page around it, where a mark
+    # above tour 9 would break the rules, then settles it so: scanner.consistency)
+    assert shaded.state != "empty" or shaded.why.startswith(SETTLED_WHY), shaded
 
 
 def test_light_mark_as_dark_as_the_sheets_marks() -> None:

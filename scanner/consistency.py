@@ -1,0 +1,191 @@
+"""Review boxes that the rest of the career page settles.
+
+A career page is redundant: a mission's success shows in its Executed box (a cross or
+tick) *and* on the promotion track, in a skill level and, for Training and Aid, in the
+absence of a Disciplinary Action; every Executed mark is also ticked above its tour. The
+validator (game.opial.validate) knows all of this: an honest page raises no finding.
+
+So when the boxes in review are few, every reading they could have is tried with the rest
+of the page as read, and the validator is asked of each. Where the page agrees with
+itself under some readings and all of those give a box the same value, the box is settled
+to it: a slash the print left in doubt is a failure when the promotion track, the skill
+levels and the Discipline boxes only add up that way. Nothing is settled on a page that no
+reading makes consistent (a player's slip, or a box misread elsewhere), or when readings
+that disagree on the box are both consistent.
+
+What a box may be is bounded by what its ink says: a box whose doubt is its shape (a tick
+or a slash) holds a mark and is never settled as empty, so a
+player's forgotten tick elsewhere cannot talk a visible mark away. And whether a box
+counts as marked at all (a little ink, a correction or a box coloured in) is settled only
+where the page agrees with what its ink leans to (for an Executed box the page may then say
+which mark): the page confirms the ink there, it never overrules it, since an extra tick
+the player made against the rules is still on the paper and the validator should say so.
+The page may overrule the ink only on a mark's shape: a success or a failure.
+
+What is left to chance: a page with a player's slip that the settled reading exactly
+makes up for (a success drawn like a slash *and* its promotion point and its skill level
+both forgotten). Such a box is read as the page's own arithmetic says, and the warning
+names it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import product
+from typing import Any
+
+from game.opial.marks import marks_to_state, meaning
+from game.opial.validate import validate
+from scanner.marks import CANCELLED, CHECKED, EMPTY, INK, REVIEW, SLASHED, Mark, is_executed
+
+RULES_CONFIDENCE = 0.7
+SETTLED_WHY = "settled by the rest of the page"
+INK_ALONE = "; the ink alone: "  # the review's own why follows it in a settled box's why
+SURE = 0.8  # a reading this confident is not doubted by the page's arithmetic
+MAX_FINDINGS = 4  # a page with more findings is the player's (or a scrambled one): no doubts
+MAX_SUSPECTS = 3  # more readings that would each make the page agree: none doubted
+DOUBT_TRIES = 600  # validations a page may cost the search for suspects (~0.17 ms each)
+MAX_READINGS = 128  # readings tried a page (each a validation, ~0.17 ms); more: none settled
+IGNORED = frozenset({"no-name", "score-miscount", "edition-mismatch"})  # not about the marks
+
+
+def candidates(rid: str, mark: Mark) -> tuple[str, ...]:
+    """The values a review box may take: its likely one first, then what its ink allows."""
+    values = [CHECKED, SLASHED, EMPTY] if is_executed(rid) else [CHECKED, EMPTY]
+    likely = mark.likely
+    if likely == CANCELLED or "cancelled" in mark.why:  # a correction: empty is cancelled
+        values = [CANCELLED if v == EMPTY else v for v in values]
+        likely = CANCELLED if likely == EMPTY else likely
+    elif mark.doubt != INK and likely in (CHECKED, SLASHED):
+        values.remove(EMPTY)  # it holds a mark: only which one is in doubt
+    if likely in values:
+        values.remove(likely)
+        values.insert(0, likely)
+    return tuple(values)
+
+
+def alternatives(rid: str, value: str) -> tuple[str, ...]:
+    """What a box read as `value` might be instead, if it was misread: a mark's shape, or
+    an empty box's mark (and a mark outside the Executed boxes, an empty box)."""
+    if is_executed(rid):
+        return {CHECKED: (SLASHED,), SLASHED: (CHECKED,)}.get(value, (CHECKED, SLASHED))
+    return (EMPTY,) if value in (CHECKED, SLASHED) else (CHECKED,)
+
+
+def _count(options: list[tuple[str, ...]]) -> int:
+    """How many readings the boxes' options make (product of their counts)."""
+    count = 1
+    for o in options:
+        count *= len(o)
+    return count
+
+
+def findings(values: Mapping[str, str | int | None], rules: Any) -> list[Any]:
+    """The validator's findings about the marks (the name and written lines left out)."""
+    return [f for f in validate(marks_to_state(values, rules), rules) if f.code not in IGNORED]
+
+
+def settle_by_rules(marks: dict[str, Mark], rules: Any) -> list[str]:
+    """Settle (in place) the review boxes that only the page's consistent readings allow;
+    their ids."""
+    doubtful = [rid for rid, m in marks.items() if m.state == REVIEW]
+    if not doubtful:
+        return []
+    options = [candidates(rid, marks[rid]) for rid in doubtful]
+    count = _count(options)
+    if count > MAX_READINGS or count < 2:
+        return []
+    values: dict[str, str | int | None] = {rid: m.state for rid, m in marks.items()}
+    agree: list[tuple[str, ...]] = []
+    against: dict[tuple[str, ...], list[str]] = {}
+    for reading in product(*options):
+        values.update(zip(doubtful, reading, strict=True))
+        found = findings(values, rules)
+        if found:
+            against[reading] = sorted({f.code for f in found})
+        else:
+            agree.append(reading)
+    if not agree:
+        return []
+    settled = []
+    for i, rid in enumerate(doubtful):
+        meanings = {meaning(rid, r[i]) for r in agree}
+        if len(meanings) != 1 or len({meaning(rid, v) for v in options[i]}) < 2:
+            continue
+        value = agree[0][i]
+        m = marks[rid]
+        if (meaning(rid, m.likely) == EMPTY) != (meaning(rid, value) == EMPTY):
+            continue  # a mark or none: the page may confirm what the ink leans to, not overrule it
+        if meaning(rid, m.likely) == meaning(rid, value):
+            value = m.likely  # keep "cancelled" rather than "empty"
+        why = _why(rid, i, value, options[i], agree, against)
+        marks[rid] = Mark(value, RULES_CONFIDENCE, value,
+                          f"{SETTLED_WHY}: {why}{INK_ALONE}{m.why}", m.features)
+        settled.append(rid)
+    return settled
+
+
+def _why(rid: str, i: int, value: str, options: tuple[str, ...],
+         agree: list[tuple[str, ...]], against: dict[tuple[str, ...], list[str]]) -> str:
+    """What the other readings of the box would make the page say."""
+    base = agree[0]
+    said: list[str] = []
+    for other in options:
+        if meaning(rid, other) == meaning(rid, value):
+            continue
+        codes = against.get((*base[:i], other, *base[i + 1:]), [])
+        said.append(f"read as {_name(rid, other)}, the page says {', '.join(codes)}")
+    return f"{_name(rid, value)}; " + "; ".join(said)
+
+
+def _name(rid: str, value: str) -> str:
+    if is_executed(rid):
+        return {CHECKED: "a success", SLASHED: "a failure"}.get(value, "empty")
+    return "marked" if value in (CHECKED, SLASHED) else "empty"
+
+
+def doubt_by_rules(marks: dict[str, Mark], rules: Any) -> list[str]:
+    """Send to review (in place) the few readings, each less than sure, that alone would make
+    a page that disagrees with itself agree; their ids. The reading stays the likely one:
+    the page may hold the player's own slip."""
+    values: dict[str, str | int | None] = {
+        rid: (m.likely if m.state == REVIEW else m.state) for rid, m in marks.items()}
+    found = findings(values, rules)
+    if not found or len(found) > MAX_FINDINGS:
+        return []
+    doubtful = [rid for rid, m in marks.items() if m.state == REVIEW]
+    options = [candidates(rid, marks[rid]) for rid in doubtful]
+    unsure = [(rid, m) for rid, m in marks.items() if m.state != REVIEW and m.confidence < SURE
+              and not rid.startswith(("length.", "start."))]
+    if _count(options) * (1 + sum(len(alternatives(r, m.state)) for r, m in unsure)) > DOUBT_TRIES:
+        return []
+    readings = list(product(*options))
+
+    def agrees() -> bool:
+        for reading in readings:
+            values.update(zip(doubtful, reading, strict=True))
+            if not findings(values, rules):
+                return True
+        return False
+
+    if agrees():
+        return []
+    codes = ", ".join(sorted({f.code for f in found}))
+    suspects: dict[str, str] = {}
+    for rid, m in unsure:
+        for alt in alternatives(rid, m.state):
+            values[rid] = alt
+            if agrees():
+                suspects[rid] = alt
+                break
+        values[rid] = m.state
+    if not suspects or len(suspects) > MAX_SUSPECTS:
+        return []
+    for rid, alt in suspects.items():
+        m = marks[rid]
+        doubt = INK if EMPTY in (alt, m.state) else ""
+        marks[rid] = Mark(REVIEW, min(m.confidence, 0.45), m.state,
+                          f"read {_name(rid, m.state)}; the page adds up only if it is "
+                          f"{_name(rid, alt)} (as read, it says {codes})",
+                          m.features, doubt)
+    return list(suspects)

@@ -1,0 +1,200 @@
+"""Review boxes settled by the rest of the career page (scanner.consistency)."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from game.opial.marks import meaning, state_to_marks
+from game.opial.rules import load_rules
+from game.opial.simulate import random_states
+from scanner.consistency import MAX_READINGS, candidates, doubt_by_rules, settle_by_rules
+from scanner.marks import CANCELLED, CHECKED, EMPTY, INK, REVIEW, SLASHED, Mark
+
+RULES = load_rules()
+STATES = random_states(60, seed=5)
+SHAPE = "one stroke or two? (a slash, or a tick with a short arm?)"
+LITTLE = "a little ink: a light mark, an erasure or a stray?"
+
+
+def read(state_index: int) -> dict[str, Mark]:
+    """An honest page read surely, box by box."""
+    values = state_to_marks(STATES[state_index], RULES)
+    return {rid: Mark(str(v), 1.0, str(v)) for rid, v in values.items()
+            if isinstance(v, str) and not rid.startswith(("name", "score."))}
+
+
+def executed(marks: dict[str, Mark], *states: str) -> list[str]:
+    return [rid for rid, m in marks.items() if rid.startswith("mission.") and m.state in states]
+
+
+def test_a_shape_in_doubt_is_never_empty_and_its_likely_comes_first() -> None:
+    assert candidates("mission.aid.1", Mark(REVIEW, 0.4, SLASHED, SHAPE)) == (SLASHED, CHECKED)
+    assert candidates("mission.aid.1", Mark(REVIEW, 0.4, EMPTY, LITTLE, {}, INK)) == (
+        EMPTY, CHECKED, SLASHED)
+    assert candidates("promotion.3", Mark(REVIEW, 0.4, CHECKED, LITTLE, {}, INK)) == (
+        CHECKED, EMPTY)
+    correction = "box filled, with ink around it: coloured in (checked) or filled and " \
+                 "scribbled over (cancelled)?"
+    assert candidates("medal.valor.1", Mark(REVIEW, 0.4, CANCELLED, correction)) == (
+        CANCELLED, CHECKED)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, len(STATES) - 1), st.integers(0, 10_000), st.integers(1, 3))
+def test_an_honest_page_never_settles_a_box_wrong(index: int, seed: int, doubts: int) -> None:
+    """Up to three boxes of an honest page in doubt, each likely either way: whatever is
+    settled is settled to the truth."""
+    marks = read(index)
+    rng = random.Random(seed)
+    truth = {rid: m.state for rid, m in marks.items()}
+    pool = executed(marks, CHECKED, SLASHED) + [r for r in marks if r.startswith("promotion.")]
+    for rid in rng.sample(pool, min(doubts, len(pool))):
+        if rid.startswith("mission."):
+            likely = rng.choice([CHECKED, SLASHED])
+            marks[rid] = Mark(REVIEW, 0.4, likely, SHAPE)
+        else:
+            likely = rng.choice([CHECKED, EMPTY])
+            marks[rid] = Mark(REVIEW, 0.4, likely, LITTLE, {}, INK)
+    for rid in settle_by_rules(marks, RULES):
+        assert meaning(rid, marks[rid].state) == meaning(rid, truth[rid])
+        assert marks[rid].likely == marks[rid].state
+        assert "settled by the rest of the page" in marks[rid].why
+
+
+def test_a_slash_in_doubt_is_settled_by_the_promotion_track_and_skills() -> None:
+    index = next(i for i in range(len(STATES)) if executed(read(i), SLASHED))
+    marks = read(index)
+    rid = executed(marks, SLASHED)[0]
+    marks[rid] = Mark(REVIEW, 0.45, CHECKED, SHAPE)
+    assert settle_by_rules(marks, RULES) == [rid]
+    assert marks[rid].state == SLASHED
+    assert "read as a success, the page says promotion-unchecked" in marks[rid].why
+
+
+def test_a_success_in_doubt_is_settled_too() -> None:
+    marks = read(0)
+    rid = executed(marks, CHECKED)[0]
+    marks[rid] = Mark(REVIEW, 0.45, SLASHED, SHAPE)
+    assert settle_by_rules(marks, RULES) == [rid]
+    assert marks[rid].state == CHECKED
+
+
+def test_a_page_that_disagrees_with_itself_settles_nothing() -> None:
+    marks = read(0)
+    rid = executed(marks, CHECKED)[0]
+    marks[rid] = Mark(REVIEW, 0.45, SLASHED, SHAPE)
+    top = max(int(r.split(".")[1]) for r, m in marks.items()
+              if r.startswith("promotion.") and m.state == CHECKED)
+    marks[f"promotion.{top + 2}"] = Mark(CHECKED, 1.0, CHECKED)  # a player's slip
+    assert settle_by_rules(marks, RULES) == []
+    assert marks[rid].state == REVIEW
+
+
+def test_a_visible_mark_is_not_talked_away_by_a_slip_elsewhere() -> None:
+    """A mark whose shape is in doubt, on a page whose tour tick for it was forgotten:
+    only "empty" would make the page agree, and a visible mark is never read empty."""
+    discipline = {f"mission.{m.id}." for m in RULES.missions if m.discipline}
+    for index in range(len(STATES)):
+        marks = read(index)
+        last = [r for r in executed(marks, SLASHED) if not r.startswith(tuple(discipline))
+                and marks.get(r[:-1] + str(int(r[-1]) + 1), Mark(EMPTY, 1, EMPTY)).state == EMPTY]
+        if last:
+            break
+    rid = last[0]
+    ticks = [r for r, m in marks.items() if ".mission." in r and m.state == CHECKED]
+    marks[ticks[-1]] = Mark(EMPTY, 1.0, EMPTY)
+    marks[rid] = Mark(REVIEW, 0.45, SLASHED, SHAPE)
+    assert settle_by_rules(marks, RULES) == []
+    marks[rid] = Mark(REVIEW, 0.45, EMPTY, LITTLE, {}, INK)  # (where a mark may be empty,
+    assert settle_by_rules(marks, RULES) == [rid]  # the slip does decide: the test can fail)
+    assert marks[rid].state == EMPTY
+
+
+def test_a_little_ink_in_an_executed_box_gets_its_shape_from_the_page() -> None:
+    marks = read(0)
+    rid = executed(marks, SLASHED)[-1] if executed(marks, SLASHED) else executed(marks, CHECKED)[-1]
+    truth = marks[rid].state
+    other = CHECKED if truth == SLASHED else SLASHED
+    marks[rid] = Mark(REVIEW, 0.35, other, LITTLE, {}, INK)
+    assert settle_by_rules(marks, RULES) == [rid]
+    assert marks[rid].state == truth
+
+
+def test_the_page_confirms_a_little_ink_but_never_overrules_it() -> None:
+    """A box in doubt of holding a mark at all, leaning the other way from what the page
+    needs: it stays in review (a light extra tick is the player's, for the validator)."""
+    marks = read(0)
+    rid = executed(marks, CHECKED)[-1]
+    marks[rid] = Mark(REVIEW, 0.35, EMPTY, LITTLE, {}, INK)
+    assert settle_by_rules(marks, RULES) == []
+    extra = next(r for r, m in marks.items() if r.startswith("discipline.") and m.state == EMPTY)
+    marks = read(0)
+    marks[extra] = Mark(REVIEW, 0.35, CHECKED, LITTLE, {}, INK)
+    assert settle_by_rules(marks, RULES) == []
+    marks[extra] = Mark(REVIEW, 0.35, EMPTY, LITTLE, {}, INK)
+    assert settle_by_rules(marks, RULES) == [extra]
+
+
+def test_too_many_doubts_settle_nothing() -> None:
+    marks = read(0)
+    ids = [r for r in marks if r.startswith("promotion.")][:8]
+    assert 2 ** len(ids) > MAX_READINGS
+    for rid in ids:
+        marks[rid] = Mark(REVIEW, 0.4, CHECKED, LITTLE, {}, INK)
+    assert settle_by_rules(marks, RULES) == []
+
+
+def test_nothing_in_review_is_nothing_settled() -> None:
+    marks = read(1)
+    before = dict(marks)
+    assert settle_by_rules(marks, RULES) == []
+    assert marks == before
+
+
+def test_a_misread_the_page_disagrees_with_goes_to_review() -> None:
+    """A slash read (less than surely) as a success: the promotion track and the skills
+    disagree, and that reading alone would make them agree."""
+    marks = read(0)
+    rid = executed(marks, SLASHED)[0]
+    marks[rid] = Mark(CHECKED, 0.6, CHECKED)
+    assert doubt_by_rules(marks, RULES) == [rid]
+    assert marks[rid].state == REVIEW and marks[rid].likely == CHECKED
+    assert "adds up only if it is a failure" in marks[rid].why
+
+
+def test_a_sure_reading_is_not_doubted() -> None:
+    marks = read(0)
+    rid = executed(marks, SLASHED)[0]
+    marks[rid] = Mark(CHECKED, 0.9, CHECKED)
+    assert doubt_by_rules(marks, RULES) == []
+
+
+def test_a_page_that_agrees_or_disagrees_everywhere_doubts_nothing() -> None:
+    marks = {rid: Mark(m.state, 0.6, m.likely) for rid, m in read(0).items()}
+    assert doubt_by_rules(marks, RULES) == []  # honest, and read so
+    scrambled = dict(marks)
+    for rid in [r for r in marks if r.startswith("promotion.")][::3]:
+        scrambled[rid] = Mark(CHECKED if marks[rid].state == EMPTY else EMPTY, 0.6, EMPTY)
+    assert doubt_by_rules(scrambled, RULES) == []
+
+
+def test_a_review_that_can_make_the_page_agree_spares_the_rest() -> None:
+    """Where reading a review box one way makes the page agree, no sure-enough reading is
+    doubted: the review already names the box to look at."""
+    marks = read(0)
+    rid = executed(marks, SLASHED)[0]
+    marks[rid] = Mark(REVIEW, 0.45, CHECKED, SHAPE)
+    assert doubt_by_rules(marks, RULES) == []
+
+
+def test_a_page_of_many_doubts_is_left_alone_at_once() -> None:
+    """Twenty-five boxes in review on a page that disagrees with itself: no reading is
+    enumerated (3^k of them would not fit in memory), nothing doubted or settled."""
+    marks = {rid: Mark(m.state, 0.6, m.likely) for rid, m in read(0).items()}
+    for rid in [r for r in marks if r.startswith("mission.")][:25]:
+        marks[rid] = Mark(REVIEW, 0.35, EMPTY, LITTLE, {}, INK)
+    assert doubt_by_rules(marks, RULES) == []
+    assert settle_by_rules(marks, RULES) == []
