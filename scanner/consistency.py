@@ -15,12 +15,13 @@ that disagree on the box are both consistent.
 
 What a box may be is bounded by what its ink says: a box whose doubt is its shape (a tick
 or a slash) holds a mark and is never settled as empty, so a
-player's forgotten tick elsewhere cannot talk a visible mark away. And whether a box
-counts as marked at all (a little ink, a correction or a box coloured in) is settled only
-where the page agrees with what its ink leans to (for an Executed box the page may then say
-which mark): the page confirms the ink there, it never overrules it, since an extra tick
-the player made against the rules is still on the paper and the validator should say so.
-The page may overrule the ink only on a mark's shape: a success or a failure.
+player's forgotten tick elsewhere cannot talk a visible mark away. Nor is any box whose
+ink leans to a mark (a light mark, a box coloured in) settled as empty or cancelled: an
+extra tick the player made against the rules is still on the paper, and the validator
+should say so. The other way the page may decide: a box with a little ink that leans
+empty (`Mark.doubt == INK`) is a mark where only a mark there makes the page agree, as
+the order of a track reads such a box before a sure mark (scanner.order). A correction
+that might be a box coloured in stays what its ink leans to.
 
 What is left to chance: a page with a player's slip that the settled reading exactly
 makes up for (a success drawn like a slash *and* its promotion point and its skill level
@@ -114,8 +115,9 @@ def settle_by_rules(marks: dict[str, Mark], rules: Any) -> list[str]:
             continue
         value = agree[0][i]
         m = marks[rid]
-        if (meaning(rid, m.likely) == EMPTY) != (meaning(rid, value) == EMPTY):
-            continue  # a mark or none: the page may confirm what the ink leans to, not overrule it
+        to_empty = meaning(rid, value) == EMPTY
+        if (meaning(rid, m.likely) == EMPTY) != to_empty and (to_empty or m.doubt != INK):
+            continue  # the page never talks ink that leans to a mark away (see above)
         if meaning(rid, m.likely) == meaning(rid, value):
             value = m.likely  # keep "cancelled" rather than "empty"
         why = _why(rid, i, value, options[i], agree, against)

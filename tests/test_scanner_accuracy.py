@@ -546,7 +546,7 @@ def test_a_light_slash_through_the_printed_plus_is_no_tick_on_a_second_look() ->
     case = make_case(case_seed(113, "scan-300", 13), "scan-300")
     m = read(case).marks["mission.patrol.2"]
     assert case.truth["mission.patrol.2"] == SLASHED
-    assert m.state == REVIEW, m
+    assert doubted(m, "mission.patrol.2", SLASHED), m
 
 
 @pytest.mark.parametrize(("seed", "profile", "index", "rid", "want"), [
@@ -1416,11 +1416,11 @@ def test_a_stroke_with_no_pixel_above_a_noisy_photos_noise_is_a_review(seed: int
     noise: read silently as empty until session 27 (the last four on seeds first read
     then; 211's, at 2.7 interquartile ranges, set the bar at 2.5). Summed along the
     stroke, the darkening stands out from the sheet's other empty mission boxes
-    (scanner.faintline): a review, likely empty."""
+    (scanner.faintline): a review, likely empty (or one the rest of the page settled)."""
     case = make_case(case_seed(seed, "phone", index), "phone")
     m = read(case).marks[rid]
     assert case.truth[rid] in (CHECKED, SLASHED)
-    assert m.state == REVIEW, m
+    assert doubted(m, rid, case.truth[rid]), m
     assert m.features["faint_line"] > LINE_SCORE
 
 

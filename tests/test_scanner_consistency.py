@@ -123,19 +123,29 @@ def test_a_little_ink_in_an_executed_box_gets_its_shape_from_the_page() -> None:
     assert marks[rid].state == truth
 
 
-def test_the_page_confirms_a_little_ink_but_never_overrules_it() -> None:
-    """A box in doubt of holding a mark at all, leaning the other way from what the page
-    needs: it stays in review (a light extra tick is the player's, for the validator)."""
+def test_the_page_reads_a_little_ink_as_a_mark_but_never_a_mark_as_nothing() -> None:
+    """A box with a little ink leaning empty is the mark the page needs there (the tally,
+    the promotion track); a box whose ink leans to a mark is never settled as empty, even
+    where the page would agree only so (a light extra tick is the player's, for the
+    validator)."""
     marks = read(0)
     rid = executed(marks, CHECKED)[-1]
     marks[rid] = Mark(REVIEW, 0.35, EMPTY, LITTLE, {}, INK)
-    assert settle_by_rules(marks, RULES) == []
+    assert settle_by_rules(marks, RULES) == [rid]
+    assert marks[rid].state == CHECKED
     extra = next(r for r, m in marks.items() if r.startswith("discipline.") and m.state == EMPTY)
     marks = read(0)
     marks[extra] = Mark(REVIEW, 0.35, CHECKED, LITTLE, {}, INK)
     assert settle_by_rules(marks, RULES) == []
     marks[extra] = Mark(REVIEW, 0.35, EMPTY, LITTLE, {}, INK)
     assert settle_by_rules(marks, RULES) == [extra]
+    correction = "box filled, with ink around it: coloured in (checked) or filled and " \
+                 "scribbled over (cancelled)?"
+    marks = read(0)
+    top = max(int(r.split(".")[1]) for r, m in marks.items()
+              if r.startswith("promotion.") and m.state == CHECKED)
+    marks[f"promotion.{top}"] = Mark(REVIEW, 0.45, CANCELLED, correction)
+    assert settle_by_rules(marks, RULES) == []  # the page needs it coloured in: not decided
 
 
 def test_too_many_doubts_settle_nothing() -> None:
