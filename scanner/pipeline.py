@@ -214,7 +214,7 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
     res.marks = reading.marks
     if by_rules:
         res.warnings.append(f"{len(by_rules)} unclear box(es) settled by the rest of the page "
-                            f"(one reading of them agrees with it): {id_list(by_rules)}")
+                            f"(the only value it agrees with): {id_list(by_rules)}")
     if settled:
         res.warnings.append(f"{len(settled)} unclear box(es) settled by the order their track "
                             f"is filled in: {id_list(settled)}")
