@@ -46,7 +46,8 @@ SURE = 0.8  # a reading this confident is not doubted by the page's arithmetic
 MAX_FINDINGS = 4  # a page with more findings is the player's (or a scrambled one): no doubts
 MAX_SUSPECTS = 3  # more readings that would each make the page agree: none doubted
 DOUBT_TRIES = 600  # validations a page may cost the search for suspects (~0.17 ms each)
-MAX_READINGS = 128  # readings tried a page (each a validation, ~0.17 ms); more: none settled
+MAX_READINGS = 512  # readings tried a page (each a validation, ~0.17 ms); more: none settled
+#   (session 37, from 128: a scan's five faint slashes, 162 readings, only one agreeing)
 IGNORED = frozenset({"no-name", "score-miscount", "edition-mismatch"})  # not about the marks
 
 
@@ -99,13 +100,18 @@ def settle_by_rules(marks: dict[str, Mark], rules: Any) -> list[str]:
     values: dict[str, str | int | None] = {rid: m.state for rid, m in marks.items()}
     agree: list[tuple[str, ...]] = []
     against: dict[tuple[str, ...], list[str]] = {}
+    seen: list[set[str]] = [set() for _ in doubtful]  # each box's meanings the page allows
     for reading in product(*options):
         values.update(zip(doubtful, reading, strict=True))
         found = findings(values, rules)
         if found:
             against[reading] = sorted({f.code for f in found})
-        else:
-            agree.append(reading)
+            continue
+        agree.append(reading)
+        for i, v in enumerate(reading):
+            seen[i].add(meaning(doubtful[i], v))
+        if all(len(m) > 1 for m in seen):
+            return []  # the page agrees with two values of every box: none is settled
     if not agree:
         return []
     settled = []

@@ -84,6 +84,30 @@ def doubt_lone_gaps(marks: dict[str, Mark], tracks: Sequence[Sequence[str]]) -> 
     return [rid for rid, _ in found]
 
 
+def doubt_unsure_before_review(marks: dict[str, Mark], tracks: Sequence[Sequence[str]]
+                               ) -> list[str]:
+    """A box read empty with less than ANCHOR_CONFIDENCE before a review that leans to a
+    mark on its track goes to review too (in place); their ids. If the review is the mark
+    it leans to, the empty box is a gap: a mark too light to read as much as one skipped.
+    (Session 37: on a harsh photo's light sheet, 331 phone 66, a pencil tick read empty at
+    0.6 between two reviews leaning to a mark.) A sure empty box stays: it is the player's
+    order, which the validator reports."""
+    doubted = []
+    for ids in tracks:
+        last = max((i for i, rid in enumerate(ids) if rid in marks
+                    and marks[rid].state == REVIEW and marks[rid].likely in (CHECKED, SLASHED)),
+                   default=-1)
+        for rid in ids[:max(last, 0)]:
+            m = marks.get(rid)
+            if m is None or m.state != EMPTY or m.confidence >= ANCHOR_CONFIDENCE:
+                continue
+            marks[rid] = Mark(REVIEW, GAP_CONFIDENCE, EMPTY, f"read empty (not surely), but "
+                              f"{ids[last]} after it may be marked: a light mark missed, or a "
+                              "box skipped?", m.features, INK)
+            doubted.append(rid)
+    return doubted
+
+
 def _sure(marks: Mapping[str, Mark], ids: Sequence[str]) -> tuple[int, int]:
     """The index of a track's last sure mark (-1 if none) and of its first sure empty box
     (len(ids) if none): sure is a reading of at least ANCHOR_CONFIDENCE."""

@@ -16,6 +16,7 @@ from scanner.order import (
     doubt_lone_gaps,
     doubt_marks_in_future_tours,
     doubt_marks_past_empty,
+    doubt_unsure_before_review,
     gaps,
     settle,
 )
@@ -170,6 +171,43 @@ def test_a_sheet_filled_out_of_order_keeps_its_gaps() -> None:
     before = dict(marks)
     assert doubt_lone_gaps(marks, [TRACK]) == []
     assert marks == before
+
+
+def test_an_unsure_empty_box_before_a_review_leaning_to_a_mark_is_a_review() -> None:
+    # 331 phone 66: a pencil tick read empty at 0.6 between two reviews leaning to a mark
+    row = ("mission.aid.1", "mission.aid.2", "mission.aid.3", "mission.aid.4")
+    marks = {row[0]: sure(CHECKED, 0.6), row[1]: unsure(EMPTY), row[2]: sure(EMPTY, 0.6),
+             row[3]: unsure(CHECKED)}
+    assert doubt_unsure_before_review(marks, [row]) == [row[2]]
+    m = marks[row[2]]
+    assert (m.state, m.likely, m.doubt) == (REVIEW, EMPTY, INK)
+    assert "mission.aid.4 after it may be marked" in m.why
+    assert marks[row[1]].likely == EMPTY and marks[row[0]].state == CHECKED
+
+
+def test_a_sure_empty_box_or_one_after_the_review_stays() -> None:
+    marks = {TRACK[0]: sure(EMPTY), TRACK[1]: sure(EMPTY, 0.9), TRACK[2]: unsure(CHECKED),
+             TRACK[3]: sure(EMPTY, 0.5), TRACK[4]: unsure(EMPTY)}
+    before = dict(marks)
+    assert doubt_unsure_before_review(marks, [TRACK]) == []
+    assert marks == before
+
+
+@given(st.lists(st.tuples(st.sampled_from([CHECKED, EMPTY, REVIEW]), st.floats(0.3, 1.0),
+                          st.sampled_from([CHECKED, EMPTY])), min_size=5, max_size=5))
+def test_only_unsure_empty_boxes_before_a_review_leaning_to_a_mark_are_doubted(
+        boxes: list[tuple[str, float, str]]) -> None:
+    marks = {rid: sure(s, c) if s != REVIEW else unsure(likely)
+             for rid, (s, c, likely) in zip(TRACK, boxes, strict=True)}
+    before = dict(marks)
+    done = doubt_unsure_before_review(marks, [TRACK])
+    leaning = [i for i, rid in enumerate(TRACK)
+               if before[rid].state == REVIEW and before[rid].likely == CHECKED]
+    expect = [rid for i, rid in enumerate(TRACK) if leaning and i < leaning[-1]
+              and before[rid].state == EMPTY and before[rid].confidence < 0.8]
+    assert done == expect
+    assert all(marks[rid] == before[rid] for rid in TRACK if rid not in done)
+    assert all(marks[rid].state == REVIEW and marks[rid].likely == EMPTY for rid in done)
 
 
 @given(st.lists(st.sampled_from([CHECKED, SLASHED, EMPTY, REVIEW]), min_size=5, max_size=5))
