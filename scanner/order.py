@@ -91,21 +91,24 @@ def doubt_unsure_before_review(marks: dict[str, Mark], tracks: Sequence[Sequence
     it leans to, the empty box is a gap: a mark too light to read as much as one skipped.
     (Session 37: on a harsh photo's light sheet, 331 phone 66, a pencil tick read empty at
     0.6 between two reviews leaning to a mark.) A sure empty box stays: it is the player's
-    order, which the validator reports."""
-    doubted = []
+    order, which the validator reports), and so does a sheet where more than LONE_GAPS boxes
+    would go (or that its reading already leaves out of order so): one filled out of order
+    by its player, whose light marks say nothing of the boxes before them."""
+    found = []  # (box, the review after it)
     for ids in tracks:
         last = max((i for i, rid in enumerate(ids) if rid in marks
                     and marks[rid].state == REVIEW and marks[rid].likely in (CHECKED, SLASHED)),
                    default=-1)
-        for rid in ids[:max(last, 0)]:
-            m = marks.get(rid)
-            if m is None or m.state != EMPTY or m.confidence >= ANCHOR_CONFIDENCE:
-                continue
-            marks[rid] = Mark(REVIEW, GAP_CONFIDENCE, EMPTY, f"read empty (not surely), but "
-                              f"{ids[last]} after it may be marked: a light mark missed, or a "
-                              "box skipped?", m.features, INK)
-            doubted.append(rid)
-    return doubted
+        found += [(rid, ids[last]) for rid in ids[:max(last, 0)] if rid in marks
+                  and marks[rid].state == EMPTY and marks[rid].confidence < ANCHOR_CONFIDENCE]
+    if len(found) > LONE_GAPS or len(found) + len(gaps(marks, tracks)) > LONE_GAPS:
+        return []
+    for rid, after in found:
+        m = marks[rid]
+        marks[rid] = Mark(REVIEW, GAP_CONFIDENCE, EMPTY, f"read empty (not surely), but {after} "
+                          "after it may be marked: a light mark missed, or a box skipped?",
+                          m.features, INK)
+    return [rid for rid, _ in found]
 
 
 def _sure(marks: Mapping[str, Mark], ids: Sequence[str]) -> tuple[int, int]:
