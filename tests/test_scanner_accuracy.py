@@ -577,17 +577,18 @@ def test_a_correction_nearly_filled_and_struck_through_on_a_noisy_photo_is_no_fi
 def test_a_light_correction_whose_rim_is_inked_all_round_on_a_photo_is_no_fill() -> None:
     """A light pencil correction on a photo (held-out seed 157, phone 34): filled short of
     a side, its loop inking half its rim on all four sides in one stroke. It read as
-    coloured in until session 26; a rim inked as a correction's is makes it a review."""
+    coloured in until session 26; a rim inked as a correction's is makes it a review (since
+    session 37, with 512 readings of a page tried, the rest of the page settles it)."""
     case = make_case(case_seed(157, "phone", 34), "phone")
     res = read(case)
     m = res.marks["mission.escort.1"]
     assert case.truth["mission.escort.1"] == CANCELLED
-    assert m.state == REVIEW and m.likely == CANCELLED, m
+    assert doubted(m, "mission.escort.1", CANCELLED) and m.likely == CANCELLED, m
     # its neighbour's correction, filled to 81 % only (short of F_FILLED) and struck
     # through all round: its rim is measured from 75 % (HALO_FILL), a review too
     m = res.marks["skill.gunnery.1"]
     assert case.truth["skill.gunnery.1"] == CANCELLED
-    assert m.state == REVIEW and m.likely == CANCELLED, m
+    assert doubted(m, "skill.gunnery.1", CANCELLED) and m.likely == CANCELLED, m
 
 
 @pytest.mark.parametrize(("seed", "profile", "index", "rid"), [
@@ -1708,14 +1709,19 @@ def test_a_light_stroke_found_at_the_sheets_noise_is_read_by_the_success_model(
     sheet's own noise (_read_light_again), show a stroke whose shape the rules leave in
     doubt (or which keeps off the box's middle, the print hiding it there): a review for a
     little ink before. The success model reads it where it is all but sure (a tick or a
-    cross at 0.998, a slash under 0.005), settled: it still counts as unclear."""
+    cross at 0.998, a slash under 0.005), settled: it still counts as unclear. Since
+    session 37 a slash both models call one (the tick-or-slash model under PRINT_SLASH_P,
+    the success model under SUCCESS_VETO) on a sheet as quiet as a scan is read outright."""
     from scanner.marks import SETTLED
+    from scanner.marks.shape import PRINT_SLASH_P, SUCCESS_VETO
     from scanner.marks.sheet import QUIET_MARK_WHY
 
     case = make_case(case_seed(seed, profile, index), profile)
     m = read(case).marks[rid]
     want = case.truth[rid]
-    assert (m.state, m.why, m.doubt) == (want, QUIET_MARK_WHY, SETTLED), m
+    both = (m.features.get("low_tick_p", 1.0) < PRINT_SLASH_P
+            and m.features["low_success_p"] < SUCCESS_VETO)
+    assert (m.state, m.why, m.doubt) == (want, QUIET_MARK_WHY, "" if both else SETTLED), m
     assert (m.features["low_success_p"] >= 0.998) == (want == CHECKED), m.features
 
 
@@ -1734,11 +1740,12 @@ def test_a_light_fill_with_a_loop_on_two_sides_on_a_noisy_photo_is_a_review() ->
 def test_a_slash_the_success_model_leans_to_is_no_sure_model_tick() -> None:
     """Fresh seed 313 clean 10 (session 32's first read): a slash across "+1", steep enough
     to pass for a tick's long arm, read silently as a tick on the thin-pen model's word
-    (1.0; the marker model 0.97). The success model leans to a slash (0.49): a review."""
+    (1.0; the marker model 0.97). The success model leans to a slash (0.49): a review,
+    and since session 37 a slash (_straight_slash: dark, on one band, keeping its width)."""
     case = make_case(case_seed(313, "clean", 10), "clean")
     m = read(case).marks["mission.system_defense.2"]
     assert case.truth["mission.system_defense.2"] == SLASHED
-    assert m.likely == SLASHED and doubted(m, "mission.system_defense.2", SLASHED), m
+    assert (m.state, m.likely, m.why) == (SLASHED, SLASHED, ""), m
     assert m.features["tick_p"] >= 0.999 > 0.5 > m.features["success_p"]
 
 
@@ -1779,3 +1786,58 @@ def test_a_toner_speck_on_a_blank_photocopy_is_no_mark() -> None:
     r = read(case)
     assert not any(r.marks[rid].state in (CHECKED, SLASHED) for rid in r.marks), r.marks
     assert r.marks["discipline.8"].state in (EMPTY, REVIEW)
+
+
+def test_what_a_straight_dark_stroke_needs_to_be_a_slash() -> None:
+    """_straight_slash, through classify: the features of 181 clean 1's marker slash begun
+    mid-box (both tick-or-slash models lean to a tick, the success model to a slash), and
+    each sign that keeps such a stroke a review ("a slash, or a tick with a short arm?")."""
+    from scanner.marks.classifier import classify
+    from scanner.marks.shape import _straight_slash
+
+    f = {"n": 513.0, "ink": 0.312, "faint": 0.32, "centre": 0.811, "level": 0.638,
+         "fill": 0.353, "t_ink": 0.15, "t_faint": 0.09, "far": 0.0, "span": 0.91,
+         "end_gap": 0.09, "bulge": 1.026, "extent": 0.741, "success_p": 0.339,
+         "tick_p": 0.836, "thick_p": 0.594}
+    line = (0.95, 0.037)
+    scan = _quiet_cal(0.004, 0.65)
+    assert classify(f, True, line, scan).state == SLASHED
+    for changed in ({"success_p": 0.75},  # the success model: a tick (a short-armed one)
+                    {"bulge": 1.3},  # a vertex
+                    {"far": 0.03},  # ink off its band
+                    {"level": 0.35}):  # pencil: its short arm may not show
+        assert classify({**f, **changed}, True, line, scan).state == REVIEW, changed
+    assert classify(f, True, (0.94, 0.06), scan).state == REVIEW  # a second band
+    assert not _straight_slash(f, line, _quiet_cal(0.015, 0.65))  # a noisy photo's
+
+
+def test_a_light_slash_both_models_call_a_slash_is_one_however_the_print_widens_it() -> None:
+    """_light_stroke_state: 307 clean 11's light slash across "+2" (widening 2.0 times where
+    it crosses the digit) on a sheet as quiet as a scan is a slash when both models call
+    it one; either model unsure keeps it a review, as on a noisier sheet."""
+    from scanner.marks.classifier import classify
+
+    f = {"n": 494.0, "ink": 0.045, "faint": 0.099, "centre": 0.391, "level": 0.181,
+         "fill": 0.104, "t_ink": 0.15, "t_faint": 0.09, "far": 0.0, "span": 1.0,
+         "end_gap": 0.0, "bulge": 2.024, "extent": 0.808, "success_p": 0.011,
+         "tick_p": 0.003}
+    line = (0.9796, 0.0204)  # (under QUIET_BENT, and widening: a tick could look like it)
+    scan = _quiet_cal(0.004, 0.3)
+    assert classify(f, True, line, scan).state == SLASHED
+    assert classify({**f, "success_p": 0.05}, True, line, scan).state == REVIEW
+    assert classify({**f, "tick_p": 0.02}, True, line, scan).state == REVIEW
+    assert classify(f, True, line, _quiet_cal(0.008, 0.3)).state == REVIEW
+
+
+@pytest.mark.parametrize(("seed", "index", "rid"), [
+    (181, 1, "mission.system_defense.1"), (337, 3, "mission.system_defense.1"),
+    (307, 11, "mission.contact_civilization.2"),
+])
+def test_the_clean_renders_slashes_left_to_review_in_session_36_are_slashes(
+        seed: int, index: int, rid: str) -> None:
+    """Two marker slashes begun mid-box and a light slash across a printed digit, the last
+    reviews on fifty seeds' clean renders but one."""
+    case = make_case(case_seed(seed, "clean", index), "clean")
+    m = read(case).marks[rid]
+    assert case.truth[rid] == SLASHED
+    assert m.state == SLASHED, m

@@ -17,6 +17,7 @@ from scanner.marks.shape import (
     _quiet_tick,
     _settled_slash,
     _split_slash,
+    _straight_slash,
     _success_leans_slash,
     _success_says_slash,
     _success_slash,
@@ -343,6 +344,8 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
             return Mark(CHECKED, 0.6, CHECKED, "", f)
         if _success_says_slash(f) and not _arm_lost(f, cal):
             return _settled_slash(f)
+        if _straight_slash(f, line, cal):
+            return Mark(SLASHED, 0.6, SLASHED, "", f)
         return Mark(REVIEW, 0.45, SLASHED, "one stroke or two? (a slash, or a tick with a "
                     "short arm?)", f)
     if executed and line is not None:

@@ -455,8 +455,9 @@ def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, n
             continue
         if mk.state in (CHECKED, SLASHED):
             low_f = {"low_ink": round(f["ink"], 4), "low_faint": round(f["faint"], 4)}
-            if mk.doubt == SETTLED:  # (read on the success model's word)
-                low_f["low_success_p"] = f["success_p"]
+            for model in ("success_p", "tick_p"):  # (what the models said at this noise)
+                if model in f:
+                    low_f[f"low_{model}"] = round(f[model], 4)
             marks[rid] = Mark(mk.state, 0.6, mk.state, QUIET_MARK_WHY, {**m.features, **low_f},
                               mk.doubt)
 
