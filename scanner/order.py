@@ -77,10 +77,17 @@ def doubt_lone_gaps(marks: dict[str, Mark], tracks: Sequence[Sequence[str]]) -> 
     found = gaps(marks, tracks)
     if len(found) > LONE_GAPS:
         return []
+    return _doubt_empty(marks, found, "read empty, but {} after it is marked")
+
+
+def _doubt_empty(marks: dict[str, Mark], found: Sequence[tuple[str, str]], said: str
+                 ) -> list[str]:
+    """Send each empty box of `found` (box, the mark after it) to review, likely empty, a
+    doubt of ink (in place); their ids. `said`: the why's start, {} the mark's id."""
     for rid, after in found:
         m = marks[rid]
-        marks[rid] = Mark(REVIEW, GAP_CONFIDENCE, EMPTY, f"read empty, but {after} after it is "
-                          "marked: a light mark missed, or a box skipped?", m.features, INK)
+        marks[rid] = Mark(REVIEW, GAP_CONFIDENCE, EMPTY, f"{said.format(after)}: a light mark "
+                          "missed, or a box skipped?", m.features, INK)
     return [rid for rid, _ in found]
 
 
@@ -91,9 +98,9 @@ def doubt_unsure_before_review(marks: dict[str, Mark], tracks: Sequence[Sequence
     it leans to, the empty box is a gap: a mark too light to read as much as one skipped.
     (Session 37: on a harsh photo's light sheet, 331 phone 66, a pencil tick read empty at
     0.6 between two reviews leaning to a mark.) A sure empty box stays: it is the player's
-    order, which the validator reports), and so does a sheet where more than LONE_GAPS boxes
-    would go (or that its reading already leaves out of order so): one filled out of order
-    by its player, whose light marks say nothing of the boxes before them."""
+    order, which the validator reports. So does a sheet where the boxes that would go and
+    its gaps (a reading out of order) are more than LONE_GAPS: one filled out of order by
+    its player, whose light marks say nothing of the boxes before them."""
     found = []  # (box, the review after it)
     for ids in tracks:
         last = max((i for i, rid in enumerate(ids) if rid in marks
@@ -101,14 +108,9 @@ def doubt_unsure_before_review(marks: dict[str, Mark], tracks: Sequence[Sequence
                    default=-1)
         found += [(rid, ids[last]) for rid in ids[:max(last, 0)] if rid in marks
                   and marks[rid].state == EMPTY and marks[rid].confidence < ANCHOR_CONFIDENCE]
-    if len(found) > LONE_GAPS or len(found) + len(gaps(marks, tracks)) > LONE_GAPS:
+    if len(found) + len(gaps(marks, tracks)) > LONE_GAPS:
         return []
-    for rid, after in found:
-        m = marks[rid]
-        marks[rid] = Mark(REVIEW, GAP_CONFIDENCE, EMPTY, f"read empty (not surely), but {after} "
-                          "after it may be marked: a light mark missed, or a box skipped?",
-                          m.features, INK)
-    return [rid for rid, _ in found]
+    return _doubt_empty(marks, found, "read empty (not surely), but {} after it may be marked")
 
 
 def _sure(marks: Mapping[str, Mark], ids: Sequence[str]) -> tuple[int, int]:
