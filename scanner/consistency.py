@@ -41,11 +41,18 @@ from scanner.marks import CANCELLED, CHECKED, EMPTY, INK, REVIEW, SLASHED, Mark,
 
 RULES_CONFIDENCE = 0.7
 SETTLED_WHY = "settled by the rest of the page"
+SHAPE_WHY = "the page needs a mark there"  # ... its shape read by the models (_shape_why)
 INK_ALONE = "; the ink alone: "  # the review's own why follows it in a settled box's why
 SURE = 0.8  # a reading this confident is not doubted by the page's arithmetic
 MAX_FINDINGS = 4  # a page with more findings is the player's (or a scrambled one): no doubts
 MAX_SUSPECTS = 3  # more readings that would each make the page agree: none doubted
 DOUBT_TRIES = 600  # validations a page may cost the search for suspects (~0.17 ms each)
+SHAPE_TICK, SHAPE_SLASH = 0.999, 0.01  # a box the page says holds a mark, either shape
+#   agreeing, is a tick where both tick-or-slash models say so at SHAPE_TICK or more, a
+#   slash where both are under SHAPE_SLASH (shape_by_models). Session 38, every Executed box
+#   holding a mark on the fifty seeds' scans and clean renders (sheets under SCAN_NOISE):
+#   no tick of 82,597 has both under 0.01; one slash of 18,369 has both over 0.99 (0.99938
+#   and 0.99897, a pale pencil slash hooked where it starts: 61 scan-300 9), the next 0.95
 MAX_READINGS = 512  # readings tried a page (each a validation, ~0.17 ms); more: none settled
 #   (session 37, from 128: a scan's five faint slashes, 162 readings, only one agreeing)
 IGNORED = frozenset({"no-name", "score-miscount", "edition-mismatch"})  # not about the marks
@@ -97,6 +104,7 @@ def settle_by_rules(marks: dict[str, Mark], rules: Any) -> list[str]:
     count = _count(options)
     if count > MAX_READINGS or count < 2:
         return []
+    words = [shape_by_models(rid, marks[rid]) for rid in doubtful]
     values: dict[str, str | int | None] = {rid: m.state for rid, m in marks.items()}
     agree: list[tuple[str, ...]] = []
     against: dict[tuple[str, ...], list[str]] = {}
@@ -110,10 +118,17 @@ def settle_by_rules(marks: dict[str, Mark], rules: Any) -> list[str]:
         agree.append(reading)
         for i, v in enumerate(reading):
             seen[i].add(meaning(doubtful[i], v))
-        if all(len(m) > 1 for m in seen):
+        if all(len(m) > 1 and not (w and EMPTY not in m) for m, w in zip(seen, words,
+                                                                        strict=True)):
             return []  # the page agrees with two values of every box: none is settled
     if not agree:
         return []
+    shaped = {i for i, w in enumerate(words) if w and seen[i] == {CHECKED, SLASHED}}
+    by_shape = [r for r in agree if all(meaning(doubtful[i], r[i]) == words[i] for i in shaped)]
+    if by_shape:  # (the models' words together may leave the page no agreeing reading)
+        agree = by_shape
+    else:
+        shaped = set()
     settled = []
     for i, rid in enumerate(doubtful):
         meanings = {meaning(rid, r[i]) for r in agree}
@@ -126,7 +141,8 @@ def settle_by_rules(marks: dict[str, Mark], rules: Any) -> list[str]:
             continue  # the page never talks ink that leans to a mark away (see above)
         if meaning(rid, m.likely) == meaning(rid, value):
             value = m.likely  # keep "cancelled" rather than "empty"
-        why = _why(rid, i, value, options[i], agree, against)
+        why = (_shape_why(rid, value, m) if i in shaped
+               else _why(rid, i, value, options[i], agree, against))
         marks[rid] = Mark(value, RULES_CONFIDENCE, value,
                           f"{SETTLED_WHY}: {why}{INK_ALONE}{m.why}", m.features)
         settled.append(rid)
@@ -144,6 +160,30 @@ def _why(rid: str, i: int, value: str, options: tuple[str, ...],
         codes = against.get((*base[:i], other, *base[i + 1:]), [])
         said.append(f"read as {_name(rid, other)}, the page says {', '.join(codes)}")
     return f"{_name(rid, value)}; " + "; ".join(said)
+
+
+def shape_by_models(rid: str, m: Mark) -> str | None:
+    """The shape both tick-or-slash models give an Executed box left a review once read
+    again at its sheet's own noise (scanner.marks.sheet._models_opinion), where they agree
+    all but surely (SHAPE_TICK, SHAPE_SLASH); else None. They learned marks only, so this
+    is taken only where every reading that makes the page agree holds a mark there."""
+    f = m.features
+    if not is_executed(rid) or "low_tick_p" not in f:
+        return None
+    tick, success = f["low_tick_p"], f["low_success_p"]
+    if tick >= SHAPE_TICK and success >= SHAPE_TICK:
+        return CHECKED
+    if tick < SHAPE_SLASH and success < SHAPE_SLASH:
+        return SLASHED
+    return None
+
+
+def _shape_why(rid: str, value: str, m: Mark) -> str:
+    """Why a box was settled by the page (a mark) and the models (its shape)."""
+    f = m.features
+    return (f"{_name(rid, value)}: {SHAPE_WHY}, a success or a failure alike, and both "
+            f"tick-or-slash models call it {_name(rid, value)} (P(tick) "
+            f"{f['low_tick_p']:.3f}, P(success) {f['low_success_p']:.3f})")
 
 
 def _name(rid: str, value: str) -> str:

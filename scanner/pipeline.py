@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from scanner import fields as fieldreader
-from scanner.consistency import doubt_by_rules, settle_by_rules
+from scanner.consistency import SHAPE_WHY, doubt_by_rules, settle_by_rules
 from scanner.identify import identify
 from scanner.linesum import confirm_by_sum
 from scanner.locate import locate
@@ -214,9 +214,15 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
     by_rules = settle_by_rules(reading.marks, rules)
     doubt_by_rules(reading.marks, rules)  # (after: a box it doubts is never settled)
     res.marks = reading.marks
+    by_shape = [rid for rid in by_rules if SHAPE_WHY in reading.marks[rid].why]
+    by_rules = [rid for rid in by_rules if rid not in by_shape]
     if by_rules:
         res.warnings.append(f"{len(by_rules)} unclear box(es) settled by the rest of the page "
                             f"(the only value it agrees with): {id_list(by_rules)}")
+    if by_shape:
+        res.warnings.append(f"{len(by_shape)} unclear box(es) that the rest of the page says "
+                            "hold a mark, a success or a failure alike, read by the shape both "
+                            f"tick-or-slash models see: {id_list(by_shape)}")
     if settled:
         res.warnings.append(f"{len(settled)} unclear box(es) settled by the order their track "
                             f"is filled in: {id_list(settled)}")

@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.opial.marks import meaning, state_to_marks
 from game.opial.rules import load_rules
 from game.opial.simulate import random_states
-from scanner.consistency import MAX_READINGS, candidates, doubt_by_rules, settle_by_rules
+from scanner.consistency import (
+    INK_ALONE,
+    MAX_READINGS,
+    SHAPE_WHY,
+    candidates,
+    doubt_by_rules,
+    findings,
+    settle_by_rules,
+    shape_by_models,
+)
 from scanner.marks import CANCELLED, CHECKED, EMPTY, INK, REVIEW, SLASHED, Mark
 
 RULES = load_rules()
@@ -146,6 +156,64 @@ def test_the_page_reads_a_little_ink_as_a_mark_but_never_a_mark_as_nothing() -> 
               if r.startswith("promotion.") and m.state == CHECKED)
     marks[f"promotion.{top}"] = Mark(REVIEW, 0.45, CANCELLED, correction)
     assert settle_by_rules(marks, RULES) == []  # the page needs it coloured in: not decided
+
+
+def either_shape(may_be_empty: bool = False) -> tuple[dict[str, Mark], str, str]:
+    """A page, an Executed box on it whose success and failure both agree with the rest of
+    the page (a capped promotion track, a skill at its last level), and a tour tick;
+    `may_be_empty`: one where the box and that tick both left empty agree too."""
+    for index in range(len(STATES)):
+        marks = read(index)
+        values: dict[str, str | int | None] = {rid: m.state for rid, m in marks.items()}
+        for rid in executed(marks, CHECKED, SLASHED):
+            truth = marks[rid].state
+            tour = next(r for r, m in marks.items() if ".mission." in r and m.state == CHECKED)
+            values[rid] = CHECKED if truth == SLASHED else SLASHED
+            either = not findings(values, RULES)
+            values[rid], values[tour] = EMPTY, EMPTY
+            empty = not findings(values, RULES)
+            values[rid], values[tour] = truth, CHECKED
+            if either and empty == may_be_empty:
+                return marks, rid, tour
+    raise AssertionError("no such page")
+
+
+def models(tick: float, success: float) -> dict[str, float]:
+    """What scanner.marks.sheet._models_opinion records on a box left a review."""
+    return {"low_tick_p": tick, "low_success_p": success}
+
+
+@pytest.mark.parametrize(("tick", "success", "want"), [
+    (0.9995, 0.9991, CHECKED), (0.0004, 0.009, SLASHED), (0.99938, 0.99897, None),
+    (0.995, 0.6, None), (0.0, 0.2, None), (0.2, 0.0, None)])
+def test_a_mark_the_page_needs_either_way_takes_the_shape_both_models_see(
+        tick: float, success: float, want: str | None) -> None:
+    """A light mark left a review for its ink on a page that needs a mark there and agrees
+    with a success and a failure alike: both models' word, where they agree all but
+    surely (SHAPE_TICK, SHAPE_SLASH), is its shape; else it stays a review."""
+    marks, rid, _ = either_shape()
+    marks[rid] = Mark(REVIEW, 0.4, EMPTY, LITTLE, models(tick, success), INK)
+    assert shape_by_models(rid, marks[rid]) == want
+    assert settle_by_rules(marks, RULES) == ([rid] if want else [])
+    if want:
+        assert marks[rid].state == want
+        assert SHAPE_WHY in marks[rid].why and marks[rid].why.endswith(INK_ALONE + LITTLE)
+
+
+def test_the_models_never_say_whether_a_box_holds_a_mark() -> None:
+    """Their word is on a mark's shape only: a box they did not look at (no recorded
+    opinion), one outside the Executed boxes, or one the page lets be empty (a tour tick in
+    doubt too, the tally then agreeing without either) is not settled by them."""
+    marks, rid, _ = either_shape()
+    marks[rid] = Mark(REVIEW, 0.4, EMPTY, LITTLE, {}, INK)
+    assert settle_by_rules(marks, RULES) == []
+    assert shape_by_models("promotion.3", Mark(REVIEW, 0.4, EMPTY, LITTLE, models(1, 1),
+                                               INK)) is None
+    marks, rid, tour = either_shape(may_be_empty=True)
+    marks[rid] = Mark(REVIEW, 0.4, EMPTY, LITTLE, models(1.0, 1.0), INK)
+    marks[tour] = Mark(REVIEW, 0.4, EMPTY, LITTLE, {}, INK)
+    assert rid not in settle_by_rules(marks, RULES)
+    assert marks[rid].state == REVIEW
 
 
 def test_too_many_doubts_settle_nothing() -> None:

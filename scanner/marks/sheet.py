@@ -460,6 +460,27 @@ def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, n
                     low_f[f"low_{model}"] = round(f[model], 4)
             marks[rid] = Mark(mk.state, 0.6, mk.state, QUIET_MARK_WHY, {**m.features, **low_f},
                               mk.doubt)
+    for k in again if cal.noise < SCAN_NOISE else []:
+        if st.executed[k] and marks[st.ids[k]].state == REVIEW:
+            _models_opinion(marks, d, over, st, k, _box_features(low, k, low["t_ink"],
+                                                                 low["t_faint"]))
+
+
+def _models_opinion(marks: dict[str, Mark], d: np.ndarray, over: np.ndarray, st: Stack, k: int,
+                    f: dict[str, float]) -> None:
+    """Record on Executed box `k`, left a review once read again on a sheet as quiet as a
+    scan, what both tick-or-slash models make of its ink (`f`: at the sheet's own noise):
+    features low_tick_p and low_success_p. They learned marks only, so their word is on
+    its shape, taken where the rest of the page says the box holds a mark
+    (scanner.consistency.shape_by_models). On a noisier photo a light tick can look like a
+    slash to both (session 38: 233 phone-easy 33, P(tick) 0.000, P(success) 0.003)."""
+    ink = _box_ink(d, over, st, k, f)
+    success = success_probability(ink)
+    if success is None:
+        return
+    m = marks[st.ids[k]]
+    m.features["low_tick_p"] = round(tick_probability(ink, False), 4)
+    m.features["low_success_p"] = round(success, 4)
 
 
 def _box_band(d: np.ndarray, over: np.ndarray, st: Stack, k: int, noise: float) -> float:
