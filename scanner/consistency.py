@@ -163,14 +163,14 @@ def _why(rid: str, i: int, value: str, options: tuple[str, ...],
 
 
 def shape_by_models(rid: str, m: Mark) -> str | None:
-    """The shape both tick-or-slash models give an Executed box left a review once read
-    again at its sheet's own noise (scanner.marks.sheet._models_opinion), where they agree
-    all but surely (SHAPE_TICK, SHAPE_SLASH); else None. They learned marks only, so this
-    is taken only where every reading that makes the page agree holds a mark there."""
+    """The shape both tick-or-slash models give an Executed box left a review on a sheet
+    as quiet as a scan (scanner.marks.sheet._models_opinion), where they agree all but
+    surely (SHAPE_TICK, SHAPE_SLASH); else None. They learned marks only, so this is taken
+    only where every reading that makes the page agree holds a mark there."""
     f = m.features
-    if not is_executed(rid) or "low_tick_p" not in f:
+    if not is_executed(rid) or "models_tick_p" not in f:
         return None
-    tick, success = f["low_tick_p"], f["low_success_p"]
+    tick, success = f["models_tick_p"], f["models_success_p"]
     if tick >= SHAPE_TICK and success >= SHAPE_TICK:
         return CHECKED
     if tick < SHAPE_SLASH and success < SHAPE_SLASH:
@@ -183,7 +183,7 @@ def _shape_why(rid: str, value: str, m: Mark) -> str:
     f = m.features
     return (f"{_name(rid, value)}: {SHAPE_WHY}, a success or a failure alike, and both "
             f"tick-or-slash models call it {_name(rid, value)} (P(tick) "
-            f"{f['low_tick_p']:.3f}, P(success) {f['low_success_p']:.3f})")
+            f"{f['models_tick_p']:.3f}, P(success) {f['models_success_p']:.3f})")
 
 
 def _name(rid: str, value: str) -> str:

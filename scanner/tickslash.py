@@ -112,6 +112,16 @@ def success_probability(ink: np.ndarray) -> float | None:
     return _probability(SUCCESS_MODEL, ink)
 
 
+def models_opinion(ink: np.ndarray) -> dict[str, float]:
+    """What the thin-pen and the success model both say of one box's ink (box_ink), as a
+    box's features models_tick_p and models_success_p (scanner.consistency.shape_by_models
+    takes their word where they agree); empty when the success model is missing."""
+    success = success_probability(ink)
+    if success is None:
+        return {}
+    return {"models_tick_p": round(tick_probability(ink), 4), "models_success_p": round(success, 4)}
+
+
 def _probability(path: Path, ink: np.ndarray) -> float | None:
     """The model at `path`'s P(class 1) for one box's ink; None when it is missing."""
     m = _model(path)

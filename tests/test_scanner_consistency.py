@@ -180,7 +180,7 @@ def either_shape(may_be_empty: bool = False) -> tuple[dict[str, Mark], str, str]
 
 def models(tick: float, success: float) -> dict[str, float]:
     """What scanner.marks.sheet._models_opinion records on a box left a review."""
-    return {"low_tick_p": tick, "low_success_p": success}
+    return {"models_tick_p": tick, "models_success_p": success}
 
 
 @pytest.mark.parametrize(("tick", "success", "want"), [

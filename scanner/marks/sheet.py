@@ -59,7 +59,7 @@ from scanner.marks.state import (
 from scanner.marks.strokes import SECOND_CROSS, SLASH_MAX_INK, _stroke_state, stroke_shape
 from scanner.rectify import Field
 from scanner.template import RegionGeom, Template
-from scanner.tickslash import box_ink, success_probability, tick_probability
+from scanner.tickslash import box_ink, models_opinion, success_probability, tick_probability
 
 THIN_STROKE = 0.025  # read again at a quiet sheet's own noise, a box with text printed in
 #   it holding faint ink over this share of it, through its middle, is read by its
@@ -317,6 +317,7 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
         if not cal.ink_level:  # a blank scan's toner specks (in a box without print)
             _uncompared_faint_marks(marks, QUIET_MARK_WHY, printed)
     _faint_lines(marks, lines, ends)
+    _models_opinion(marks, d, over, st, cal.noise)
     darkness = {}
     for k, g in enumerate(tpl.regions):
         if g.region.kind in ("digits", "text"):
@@ -460,27 +461,22 @@ def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, n
                     low_f[f"low_{model}"] = round(f[model], 4)
             marks[rid] = Mark(mk.state, 0.6, mk.state, QUIET_MARK_WHY, {**m.features, **low_f},
                               mk.doubt)
-    for k in again if cal.noise < SCAN_NOISE else []:
-        if st.executed[k] and marks[st.ids[k]].state == REVIEW:
-            _models_opinion(marks, d, over, st, k, _box_features(low, k, low["t_ink"],
-                                                                 low["t_faint"]))
 
 
-def _models_opinion(marks: dict[str, Mark], d: np.ndarray, over: np.ndarray, st: Stack, k: int,
-                    f: dict[str, float]) -> None:
-    """Record on Executed box `k`, left a review once read again on a sheet as quiet as a
-    scan, what both tick-or-slash models make of its ink (`f`: at the sheet's own noise):
-    features low_tick_p and low_success_p. They learned marks only, so their word is on
-    its shape, taken where the rest of the page says the box holds a mark
-    (scanner.consistency.shape_by_models). On a noisier photo a light tick can look like a
-    slash to both (session 38: 233 phone-easy 33, P(tick) 0.000, P(success) 0.003)."""
-    ink = _box_ink(d, over, st, k, f)
-    success = success_probability(ink)
-    if success is None:
+def _models_opinion(marks: dict[str, Mark], d: np.ndarray, over: np.ndarray, st: Stack,
+                    noise: float) -> None:
+    """Record on each Executed box left a review on a sheet as quiet as a scan what both
+    tick-or-slash models make of its ink (features models_tick_p, models_success_p). They
+    learned marks only, so their word is on its shape, taken where the rest of the page
+    says the box holds a mark (scanner.consistency.shape_by_models). On a noisier photo a
+    light tick can look like a slash to both (session 38: 233 phone-easy 33, P(tick)
+    0.000, P(success) 0.003). In place."""
+    if noise >= SCAN_NOISE:
         return
-    m = marks[st.ids[k]]
-    m.features["low_tick_p"] = round(tick_probability(ink, False), 4)
-    m.features["low_success_p"] = round(success, 4)
+    for k, rid in enumerate(st.ids):
+        m = marks[rid]
+        if st.executed[k] and m.state == REVIEW and "level" in m.features:
+            m.features.update(models_opinion(_box_ink(d, over, st, k, m.features)))
 
 
 def _box_band(d: np.ndarray, over: np.ndarray, st: Stack, k: int, noise: float) -> float:
