@@ -37,7 +37,17 @@ from typing import Any
 
 from game.opial.marks import marks_to_state, meaning
 from game.opial.validate import validate
-from scanner.marks import CANCELLED, CHECKED, EMPTY, INK, REVIEW, SLASHED, Mark, is_executed
+from scanner.marks import (
+    CANCELLED,
+    CHECKED,
+    EMPTY,
+    INK,
+    OUTLINE_WHY,
+    REVIEW,
+    SLASHED,
+    Mark,
+    is_executed,
+)
 
 RULES_CONFIDENCE = 0.7
 SETTLED_WHY = "settled by the rest of the page"
@@ -65,8 +75,9 @@ def candidates(rid: str, mark: Mark) -> tuple[str, ...]:
     if likely == CANCELLED or "cancelled" in mark.why:  # a correction: empty is cancelled
         values = [CANCELLED if v == EMPTY else v for v in values]
         likely = CANCELLED if likely == EMPTY else likely
-    elif mark.doubt != INK and likely in (CHECKED, SLASHED):
-        values.remove(EMPTY)  # it holds a mark: only which one is in doubt
+    elif mark.doubt != INK and likely in (CHECKED, SLASHED) and mark.why != OUTLINE_WHY:
+        values.remove(EMPTY)  # it holds a mark: only which one is in doubt (where the box's
+        #   outline was not found, the ink read may be a neighbour's)
     if likely in values:
         values.remove(likely)
         values.insert(0, likely)
@@ -237,3 +248,38 @@ def doubt_by_rules(marks: dict[str, Mark], rules: Any) -> list[str]:
                           f"{_name(rid, alt)} (as read, it says {codes})",
                           m.features, doubt)
     return list(suspects)
+
+
+MISSING = frozenset({"skill-unchecked", "promotion-unchecked", "discipline-unchecked"})
+#   findings that name boxes the page says should be marked (doubt_named_missing)
+
+
+def doubt_named_missing(marks: dict[str, Mark], rules: Any) -> list[str]:
+    """On a sheet already left with boxes to review, send to review (in place) the few boxes
+    read empty that the page names as missing a mark (a skill level its successes grant, a
+    promotion point they earn: MISSING), however surely they read empty; their ids. A
+    pencil mark in a hard shadow can leave no pixel over the ink threshold (337 phone 29:
+    a cross read empty at 1.0, the finding skill-unchecked naming it). The reading stays
+    empty: the player may have forgotten the box, and the validator still says so. A sheet
+    without reviews is left alone, so a player's slip alone never makes a sheet unclear;
+    at most MAX_SUSPECTS boxes, on a page with at most MAX_FINDINGS findings that name no
+    box in review."""
+    if not any(m.state == REVIEW for m in marks.values()):
+        return []
+    values: dict[str, str | int | None] = {
+        rid: (m.likely if m.state == REVIEW else m.state) for rid, m in marks.items()}
+    found = [f for f in findings(values, rules)  # (a finding naming a review is its own)
+             if not any(rid in marks and marks[rid].state == REVIEW for rid in f.boxes)]
+    if len(found) > MAX_FINDINGS:
+        return []
+    named = {rid: f.code for f in found if f.code in MISSING for rid in f.boxes
+             if rid in marks and marks[rid].state in (EMPTY, CANCELLED)}
+    if not named or len(named) > MAX_SUSPECTS:
+        return []
+    for rid, code in named.items():
+        m = marks[rid]
+        marks[rid] = Mark(REVIEW, min(m.confidence, 0.45), m.state,
+                          f"read empty, but the page says it should be marked ({code}): a mark "
+                          "the photo lost, or the player's own slip?", m.features, INK)
+    return list(named)
+

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from scanner import fields as fieldreader
-from scanner.consistency import SHAPE_WHY, doubt_by_rules, settle_by_rules
+from scanner.consistency import SHAPE_WHY, doubt_by_rules, doubt_named_missing, settle_by_rules
 from scanner.identify import identify
 from scanner.linesum import confirm_by_sum
 from scanner.locate import locate
@@ -213,6 +213,7 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
                             "a photo of 2 megapixels or more reads them")
     by_rules = settle_by_rules(reading.marks, rules)
     doubt_by_rules(reading.marks, rules)  # (after: a box it doubts is never settled)
+    doubt_named_missing(reading.marks, rules)  # (last: once the sheet's reviews are known)
     res.marks = reading.marks
     by_shape = [rid for rid in by_rules if SHAPE_WHY in reading.marks[rid].why]
     by_rules = [rid for rid in by_rules if rid not in by_shape]

@@ -14,14 +14,16 @@ from game.opial.simulate import random_states
 from scanner.consistency import (
     INK_ALONE,
     MAX_READINGS,
+    MAX_SUSPECTS,
     SHAPE_WHY,
     candidates,
     doubt_by_rules,
+    doubt_named_missing,
     findings,
     settle_by_rules,
     shape_by_models,
 )
-from scanner.marks import CANCELLED, CHECKED, EMPTY, INK, REVIEW, SLASHED, Mark
+from scanner.marks import CANCELLED, CHECKED, EMPTY, INK, OUTLINE_WHY, REVIEW, SLASHED, Mark
 
 RULES = load_rules()
 STATES = random_states(60, seed=5)
@@ -216,6 +218,21 @@ def test_the_models_never_say_whether_a_box_holds_a_mark() -> None:
     assert marks[rid].state == REVIEW
 
 
+def test_a_box_whose_outline_was_not_found_is_a_mark_only_where_the_page_says_so() -> None:
+    """Its ink may be a neighbour's, so empty is a reading too: the page settles it as the
+    mark it leans to where only that agrees, and never talks it away (83 scan-150 1)."""
+    marks = read(0)
+    rid = next(r for r, m in marks.items() if r.startswith("skill.") and m.state == CHECKED)
+    marks[rid] = Mark(REVIEW, 0.3, CHECKED, OUTLINE_WHY)
+    assert candidates(rid, marks[rid]) == (CHECKED, EMPTY)
+    assert settle_by_rules(marks, RULES) == [rid]
+    assert marks[rid].state == CHECKED
+    empty = next(r for r, m in read(0).items() if r.startswith("discipline.") and m.state == EMPTY)
+    marks = read(0)
+    marks[empty] = Mark(REVIEW, 0.3, CHECKED, OUTLINE_WHY)
+    assert settle_by_rules(marks, RULES) == []
+
+
 def test_too_many_doubts_settle_nothing() -> None:
     marks = read(0)
     ids = [r for r in marks if r.startswith("promotion.")][:10]
@@ -241,6 +258,41 @@ def test_a_misread_the_page_disagrees_with_goes_to_review() -> None:
     assert doubt_by_rules(marks, RULES) == [rid]
     assert marks[rid].state == REVIEW and marks[rid].likely == CHECKED
     assert "adds up only if it is a failure" in marks[rid].why
+
+
+def test_a_box_the_page_names_as_missing_is_a_review_on_a_sheet_in_review() -> None:
+    """A skill level read empty (surely: a mark lost in a shadow) that the page's successes
+    grant: on a sheet already left with a box to review it is one too, still read empty;
+    on a sheet without reviews it is the player's slip for the validator alone; and a page
+    naming more such boxes than MAX_SUSPECTS doubts none."""
+    marks = read(0)
+    lost = next(r for r, m in marks.items() if r.startswith("skill.") and m.state == CHECKED
+                and marks.get(r[:-1] + str(int(r[-1]) + 1), Mark(EMPTY, 1, EMPTY)).state == EMPTY)
+    marks[lost] = Mark(EMPTY, 1.0, EMPTY)
+    assert doubt_named_missing(marks, RULES) == []  # nothing else in review: a slip
+    other = next(r for r, m in marks.items() if r.startswith("tour.") and m.state == CHECKED)
+    marks[other] = Mark(REVIEW, 0.4, CHECKED, LITTLE, {}, INK)
+    assert doubt_named_missing(marks, RULES) == [lost]
+    assert marks[lost].state == REVIEW and marks[lost].likely == EMPTY
+    assert "skill-unchecked" in marks[lost].why
+    marks = read(0)
+    marks[other] = Mark(REVIEW, 0.4, CHECKED, LITTLE, {}, INK)
+    top = sorted((int(r.split(".")[1]) for r, m in marks.items()
+                  if r.startswith("promotion.") and m.state == CHECKED))[-MAX_SUSPECTS - 1:]
+    for n in top:
+        marks[f"promotion.{n}"] = Mark(EMPTY, 1.0, EMPTY)
+    assert doubt_named_missing(marks, RULES) == []
+
+
+def test_a_finding_about_a_review_box_is_that_review_s() -> None:
+    """A skill level in review, likely empty, that the page says is missing: the review
+    already names it, and nothing else is doubted for it."""
+    marks = read(0)
+    rid = next(r for r, m in marks.items() if r.startswith("skill.") and m.state == CHECKED
+               and marks.get(r[:-1] + str(int(r[-1]) + 1), Mark(EMPTY, 1, EMPTY)).state == EMPTY)
+    marks[rid] = Mark(REVIEW, 0.4, EMPTY, LITTLE, {}, INK)
+    assert doubt_named_missing(marks, RULES) == []
+    assert marks[rid].why == LITTLE
 
 
 def test_a_sure_reading_is_not_doubted() -> None:

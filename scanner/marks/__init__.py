@@ -33,7 +33,14 @@ be read at all); state holds the types, arrays the numpy helpers they share.
 
 from scanner.marks.legible import UNCLEAR_SHARE, faint_warnings, reading_warnings, require_legible
 from scanner.marks.shape import TICK_VETO
-from scanner.marks.sheet import Reading, edge_ink, from_ink_in_print, read_marks, unclear_ink
+from scanner.marks.sheet import (
+    OUTLINE_WHY,
+    Reading,
+    edge_ink,
+    from_ink_in_print,
+    read_marks,
+    unclear_ink,
+)
 from scanner.marks.state import (
     BLURRED_PX,
     CANCELLED,
@@ -55,6 +62,7 @@ __all__ = [
     "CHECKED",
     "EMPTY",
     "INK",
+    "OUTLINE_WHY",
     "REVIEW",
     "SETTLED",
     "SLASHED",

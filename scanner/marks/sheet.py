@@ -117,6 +117,8 @@ DRAWN_WHY = ("marked where its outline was found, but empty where its neighbours
 LIKE_MARKS_WHY = "a light mark, as dark as this sheet's marks"
 QUIET_MARK_WHY = "a light mark, read at this quiet sheet's own noise"
 LIGHT_BAND_WHY = "a light straight stroke, standing out from this sheet's empty boxes"
+OUTLINE_WHY = ("the box's outline was not found where expected (a fold, a shadow, ink all "
+               "over it?)")  # its ink may be a neighbour's: the page may say it is empty
 
 
 @dataclass
@@ -281,8 +283,7 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
             f["outline"] = round(sc, 3)
             weak = sc < MIN_MATCH
         if weak and f["fill"] < 0.6:  # (a box inked all over matches poorly)
-            mk = Mark(REVIEW, 0.3, mk.likely, "the box's outline was not found where "
-                      "expected (a fold, a shadow, ink all over it?)", mk.features)
+            mk = Mark(REVIEW, 0.3, mk.likely, OUTLINE_WHY, mk.features)
         if line is not None:
             mk.features["line"] = round(line[0], 3)
             mk.features["line2"] = round(line[1], 3)
