@@ -1841,3 +1841,26 @@ def test_the_clean_renders_slashes_left_to_review_in_session_36_are_slashes(
     m = read(case).marks[rid]
     assert case.truth[rid] == SLASHED
     assert m.state == SLASHED, m
+
+
+@pytest.mark.parametrize(("seed", "profile", "index", "rid", "want"), [
+    (73, "scan-300", 13, "mission.system_defense.1", SLASHED),
+    (31, "scan-300", 1, "mission.system_defense.1", CHECKED),
+    (83, "scan-150", 1, "skill.leadership.1", CHECKED),
+    (337, "phone", 29, "skill.tactics.1", REVIEW),
+])
+def test_what_the_page_says_of_a_box_its_ink_leaves_in_doubt(
+        seed: int, profile: str, index: int, rid: str, want: str) -> None:
+    """Session 38, end to end. Two pencil strokes too light for the rules to tell their
+    shape, on pages that need a mark there and agree with a success and a failure alike:
+    both tick-or-slash models' shape (scanner.consistency.shape_by_models). A skill level
+    whose outline was not found, which only a mark there makes the page agree with. A
+    pencil cross lost in a photo's hard shadow, read empty with full confidence, that the
+    page names as missing (skill-unchecked) on a sheet in review besides: a review."""
+    case = make_case(case_seed(seed, profile, index), profile)
+    m = read(case).marks[rid]
+    assert m.state == want, m
+    if want == REVIEW:
+        assert case.truth[rid] == CHECKED and "skill-unchecked" in m.why
+    else:
+        assert case.truth[rid] == want and m.why.startswith(SETTLED_WHY)
