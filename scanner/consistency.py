@@ -27,6 +27,20 @@ What is left to chance: a page with a player's slip that the settled reading exa
 makes up for (a success drawn like a slash *and* its promotion point and its skill level
 both forgotten). Such a box is read as the page's own arithmetic says, and the warning
 names it.
+
+Where the page needs a mark in an Executed box but agrees with a success and a failure
+alike (a promotion track full at box 60, a skill at its last level), the shape is left to
+the tick-or-slash models: on a scan, where both agree all but surely (shape_by_models),
+the agreeing readings are narrowed to theirs. They learned marks only, so they never say
+whether a box holds one. A box whose printed outline was not found may be empty to the
+page (its ink may be a neighbour's), and is settled as the mark it leans to only where
+nothing else agrees.
+
+The other way, on a sheet already left with boxes to review, a box read empty that the
+page names as missing a mark (skill-unchecked, ...) goes to review too
+(doubt_named_missing): a pencil mark in a hard shadow can leave no pixel over the
+thresholds. A sheet without reviews is left alone, so a player's forgotten box alone
+never makes the sheet unclear; the validator reports it.
 """
 
 from __future__ import annotations
