@@ -276,9 +276,12 @@ def doubt_named_missing(marks: dict[str, Mark], rules: Any) -> list[str]:
     a cross read empty at 1.0, the finding skill-unchecked naming it). The reading stays
     empty: the player may have forgotten the box, and the validator still says so. A sheet
     without reviews is left alone, so a player's slip alone never makes a sheet unclear;
-    at most MAX_SUSPECTS boxes, on a page with at most MAX_FINDINGS findings that name no
-    box in review."""
-    if not any(m.state == REVIEW for m in marks.values()):
+    so is a box that another reading of one review box would stop the page naming (a slash
+    read as a likely tick asks for its promotion point and skill level: 61 scan-300 9). At
+    most MAX_SUSPECTS boxes, on a page with at most MAX_FINDINGS findings that name no box
+    in review."""
+    doubtful = [rid for rid, m in marks.items() if m.state == REVIEW]
+    if not doubtful:
         return []
     values: dict[str, str | int | None] = {
         rid: (m.likely if m.state == REVIEW else m.state) for rid, m in marks.items()}
@@ -286,8 +289,15 @@ def doubt_named_missing(marks: dict[str, Mark], rules: Any) -> list[str]:
              if not any(rid in marks and marks[rid].state == REVIEW for rid in f.boxes)]
     if len(found) > MAX_FINDINGS:
         return []
-    named = {rid: f.code for f in found if f.code in MISSING for rid in f.boxes
-             if rid in marks and marks[rid].state in (EMPTY, CANCELLED)}
+    named = _named_missing(found, marks)
+    for rid in doubtful:  # (each review read otherwise, alone: does the page still name it?)
+        for value in candidates(rid, marks[rid])[1:]:
+            if not named:
+                return []
+            values[rid] = value
+            still = _named_missing(findings(values, rules), marks)
+            named = {k: code for k, code in named.items() if k in still}
+        values[rid] = marks[rid].likely
     if not named or len(named) > MAX_SUSPECTS:
         return []
     for rid, code in named.items():
@@ -297,3 +307,8 @@ def doubt_named_missing(marks: dict[str, Mark], rules: Any) -> list[str]:
                           "the photo lost, or the player's own slip?", m.features, INK)
     return list(named)
 
+
+def _named_missing(found: list[Any], marks: Mapping[str, Mark]) -> dict[str, str]:
+    """The boxes read empty that `found` names as missing a mark, with the finding's code."""
+    return {rid: f.code for f in found if f.code in MISSING for rid in f.boxes
+            if rid in marks and marks[rid].state in (EMPTY, CANCELLED)}

@@ -284,6 +284,18 @@ def test_a_box_the_page_names_as_missing_is_a_review_on_a_sheet_in_review() -> N
     assert doubt_named_missing(marks, RULES) == []
 
 
+def test_boxes_the_page_names_only_for_a_review_s_likely_reading_are_left() -> None:
+    """A slash in review, likely a tick: read so, the page asks for its promotion points
+    and skill level, but read as the slash it may be it asks for nothing (61 scan-300 9)."""
+    marks = read(0)
+    rid = executed(marks, SLASHED)[0]
+    marks[rid] = Mark(REVIEW, 0.45, CHECKED, SHAPE)
+    values: dict[str, str | int | None] = {r: m.likely for r, m in marks.items()}
+    assert any(f.code in ("promotion-unchecked", "skill-unchecked")
+               for f in findings(values, RULES))  # (what the test is about)
+    assert doubt_named_missing(marks, RULES) == []
+
+
 def test_a_finding_about_a_review_box_is_that_review_s() -> None:
     """A skill level in review, likely empty, that the page says is missing: the review
     already names it, and nothing else is doubted for it."""
