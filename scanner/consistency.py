@@ -81,6 +81,8 @@ SHAPE_TICK, SHAPE_SLASH = 0.999, 0.01  # a box the page says holds a mark, eithe
 MAX_READINGS = 512  # readings tried a page (each a validation, ~0.17 ms); more: none settled
 #   (session 37, from 128: a scan's five faint slashes, 162 readings, only one agreeing)
 IGNORED = frozenset({"no-name", "score-miscount", "edition-mismatch"})  # not about the marks
+MISSING = frozenset({"skill-unchecked", "promotion-unchecked", "discipline-unchecked"})
+#   findings naming boxes the page says should be marked (doubt_named_missing)
 
 
 def candidates(rid: str, mark: Mark) -> tuple[str, ...]:
@@ -263,10 +265,6 @@ def doubt_by_rules(marks: dict[str, Mark], rules: Any) -> list[str]:
                           f"{_name(rid, alt)} (as read, it says {codes})",
                           m.features, doubt)
     return list(suspects)
-
-
-MISSING = frozenset({"skill-unchecked", "promotion-unchecked", "discipline-unchecked"})
-#   findings that name boxes the page says should be marked (doubt_named_missing)
 
 
 def doubt_named_missing(marks: dict[str, Mark], rules: Any) -> list[str]:
