@@ -92,9 +92,10 @@ def candidates(rid: str, mark: Mark) -> tuple[str, ...]:
     if likely == CANCELLED or "cancelled" in mark.why:  # a correction: empty is cancelled
         values = [CANCELLED if v == EMPTY else v for v in values]
         likely = CANCELLED if likely == EMPTY else likely
-    elif mark.doubt != INK and likely in (CHECKED, SLASHED) and mark.why != OUTLINE_WHY:
-        values.remove(EMPTY)  # it holds a mark: only which one is in doubt (where the box's
-        #   outline was not found, the ink read may be a neighbour's)
+    elif mark.doubt != INK and likely in (CHECKED, SLASHED) and not (
+            mark.why == OUTLINE_WHY and not is_executed(rid)):
+        values.remove(EMPTY)  # it holds a mark: only which one is in doubt (where a plain
+        #   box's outline was not found, the ink read may be a neighbour's)
     if likely in values:
         values.remove(likely)
         values.insert(0, likely)

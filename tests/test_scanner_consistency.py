@@ -219,12 +219,15 @@ def test_the_models_never_say_whether_a_box_holds_a_mark() -> None:
 
 
 def test_a_box_whose_outline_was_not_found_is_a_mark_only_where_the_page_says_so() -> None:
-    """Its ink may be a neighbour's, so empty is a reading too: the page settles it as the
-    mark it leans to where only that agrees, and never talks it away (83 scan-150 1)."""
+    """A plain box's ink may be a neighbour's, so empty is a reading too: the page settles
+    it as the mark it leans to where only that agrees, and never talks it away (83
+    scan-150 1)."""
     marks = read(0)
     rid = next(r for r, m in marks.items() if r.startswith("skill.") and m.state == CHECKED)
     marks[rid] = Mark(REVIEW, 0.3, CHECKED, OUTLINE_WHY)
     assert candidates(rid, marks[rid]) == (CHECKED, EMPTY)
+    assert candidates("mission.aid.1", Mark(REVIEW, 0.3, CHECKED, OUTLINE_WHY)) == (
+        CHECKED, SLASHED)  # (an Executed box keeps to its shape: measured, session 38)
     assert settle_by_rules(marks, RULES) == [rid]
     assert marks[rid].state == CHECKED
     empty = next(r for r, m in read(0).items() if r.startswith("discipline.") and m.state == EMPTY)
