@@ -40,6 +40,11 @@ one blot reads as a slash), and whether a stroke whose shape the rules leave in 
 all but surely a slash (scanner.marks.shape._success_says_slash: a marker's blunt end is a
 tick's vertex to the other two), and what a light stroke found at a quiet sheet's own
 noise in doubt is, when it is all but sure either way (scanner.marks.sheet._light_stroke_settled).
+
+On a scan, the thin-pen model and the success model are both asked of every Executed
+box left a review (models_opinion): where the rest of the page needs a mark there but
+agrees with a success and a failure alike, their shared word, all but sure, is its shape
+(scanner.consistency.shape_by_models).
 """
 
 from __future__ import annotations
