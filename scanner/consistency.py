@@ -85,15 +85,16 @@ MISSING = frozenset({"skill-unchecked", "promotion-unchecked", "discipline-unche
 #   findings naming boxes the page says should be marked (doubt_named_missing)
 
 
-def candidates(rid: str, mark: Mark) -> tuple[str, ...]:
-    """The values a review box may take: its likely one first, then what its ink allows."""
+def candidates(rid: str, mark: Mark, outline_empty: bool = True) -> tuple[str, ...]:
+    """The values a review box may take: its likely one first, then what its ink allows
+    (`outline_empty`: a plain box whose outline was not found may be empty)."""
     values = [CHECKED, SLASHED, EMPTY] if is_executed(rid) else [CHECKED, EMPTY]
     likely = mark.likely
     if likely == CANCELLED or "cancelled" in mark.why:  # a correction: empty is cancelled
         values = [CANCELLED if v == EMPTY else v for v in values]
         likely = CANCELLED if likely == EMPTY else likely
     elif mark.doubt != INK and likely in (CHECKED, SLASHED) and not (
-            mark.why == OUTLINE_WHY and not is_executed(rid)):
+            outline_empty and mark.why == OUTLINE_WHY and not is_executed(rid)):
         values.remove(EMPTY)  # it holds a mark: only which one is in doubt (where a plain
         #   box's outline was not found, the ink read may be a neighbour's)
     if likely in values:
@@ -130,6 +131,8 @@ def settle_by_rules(marks: dict[str, Mark], rules: Any) -> list[str]:
     if not doubtful:
         return []
     options = [candidates(rid, marks[rid]) for rid in doubtful]
+    if _count(options) > MAX_READINGS:  # (too many: those boxes keep to their ink instead)
+        options = [candidates(rid, marks[rid], outline_empty=False) for rid in doubtful]
     count = _count(options)
     if count > MAX_READINGS or count < 2:
         return []

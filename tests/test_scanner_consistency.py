@@ -236,6 +236,21 @@ def test_a_box_whose_outline_was_not_found_is_a_mark_only_where_the_page_says_so
     assert settle_by_rules(marks, RULES) == []
 
 
+def test_boxes_whose_outline_was_not_found_keep_to_their_ink_on_a_crowded_page() -> None:
+    """Ten such boxes would make over MAX_READINGS readings with empty among their values:
+    the page then takes them as their ink shows, and still settles the rest (a 640x480
+    photo, 0 phone-vga 15)."""
+    marks = read(0)
+    plain = [r for r, m in marks.items() if r.startswith(("skill.", "medal.", "tour."))
+             and ".mission." not in r and m.state == CHECKED][:10]
+    assert len(plain) == 10 and 2 ** len(plain) > MAX_READINGS
+    for rid in plain:
+        marks[rid] = Mark(REVIEW, 0.3, CHECKED, OUTLINE_WHY)
+    rid = executed(marks, CHECKED)[-1]
+    marks[rid] = Mark(REVIEW, 0.35, EMPTY, LITTLE, {}, INK)
+    assert settle_by_rules(marks, RULES) == [rid]
+
+
 def test_too_many_doubts_settle_nothing() -> None:
     marks = read(0)
     ids = [r for r in marks if r.startswith("promotion.")][:10]
