@@ -1551,13 +1551,14 @@ def test_a_fat_marker_slash_the_paper_split_test_calls_two_strokes_is_a_review()
     beside its band, so the paper-split test called it two strokes and it read as a tick,
     silently, on a sheet that came back clean. Its edges put only 6.9 % of its ink on a
     second band (a marker's cross puts more) and both tick-or-slash models call it a
-    slash: a review, likely slashed."""
+    slash: a review, likely slashed (since session 38 the page, which needs a mark there
+    either way on this quiet photo, settles it by the models' shared word)."""
     from scanner.marks.classifier import SPLIT_SLASH_WHY
 
     case = make_case(case_seed(191, "phone", 53), "phone")
     m = read(case).marks["mission.patrol.1"]
     assert case.truth["mission.patrol.1"] == SLASHED
-    assert (m.state, m.likely, m.why) == (REVIEW, SLASHED, SPLIT_SLASH_WHY), m
+    assert m.likely == SLASHED and doubted(m, "mission.patrol.1", SLASHED, SPLIT_SLASH_WHY), m
     assert m.features["second"] < 0.09 and m.features["split_two"] == 1.0
 
 
