@@ -150,9 +150,10 @@ def settle_by_rules(marks: dict[str, Mark], rules: Any) -> list[str]:
         agree.append(reading)
         for i, v in enumerate(reading):
             seen[i].add(meaning(doubtful[i], v))
-        if all(len(m) > 1 and not (w and EMPTY not in m) for m, w in zip(seen, words,
-                                                                        strict=True)):
-            return []  # the page agrees with two values of every box: none is settled
+        if all(len(m) > 1 and (w is None or EMPTY in m) for m, w in zip(seen, words,
+                                                                       strict=True)):
+            return []  # the page agrees with two values of every box (for one the models
+            #   shape, empty among them): none is settled
     if not agree:
         return []
     shaped = {i for i, w in enumerate(words) if w and seen[i] == {CHECKED, SLASHED}}
