@@ -152,8 +152,8 @@ def settle_by_rules(marks: dict[str, Mark], rules: Any) -> list[str]:
             seen[i].add(meaning(doubtful[i], v))
         if all(len(m) > 1 and (w is None or EMPTY in m) for m, w in zip(seen, words,
                                                                        strict=True)):
-            return []  # the page agrees with two values of every box (for one the models
-            #   shape, empty among them): none is settled
+            return []  # the page agrees with two values of every box (of a box the models
+            #   would shape, empty among them): none is settled
     if not agree:
         return []
     shaped = {i for i, w in enumerate(words) if w and seen[i] == {CHECKED, SLASHED}}
