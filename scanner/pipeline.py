@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from scanner import fields as fieldreader
+from scanner.choices import bubble_groups, one_choice
 from scanner.consistency import SHAPE_WHY, doubt_by_rules, doubt_named_missing, settle_by_rules
 from scanner.identify import identify
 from scanner.linesum import confirm_by_sum
@@ -260,22 +261,13 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
 
 
 def _bubble_groups(res: SheetResult) -> None:
-    """One choice per bubble group; several marked: review (the inkiest is likely)."""
-    groups: dict[str, list[str]] = {}
-    for reg in res.manifest.regions:
-        if reg.kind == "bubble":
-            groups.setdefault(reg.group, []).append(reg.id)
-    for group, ids in groups.items():
-        marked = [i for i in ids if res.marks[i].likely in (CHECKED, SLASHED)]
-        if len(marked) > 1:
-            best = max(marked, key=lambda i: res.marks[i].features.get("ink", 0.0))
-            for i in marked:
-                m = res.marks[i]
-                res.marks[i] = Mark(REVIEW, min(m.confidence, 0.4),
-                                    CHECKED if i == best else EMPTY,
-                                    f"several {group} options marked", m.features)
-        elif not marked:
-            res.warnings.append(f"no {group} option marked: the default is assumed")
+    """One choice per bubble group (scanner.choices), with what it settled or assumed."""
+    settled, unmarked = one_choice(res.marks, bubble_groups(res.manifest.regions),
+                                   "several {} options marked")
+    if settled:
+        res.warnings.append(f"{len(settled)} unclear box(es) settled by their group's one "
+                            f"sure choice: {id_list(settled)}")
+    res.warnings += [f"no {group} option marked: the default is assumed" for group in unmarked]
 
 
 def _finish(res: SheetResult, fields: dict[str, str | int | None]) -> None:

@@ -37,6 +37,7 @@ import cv2
 import numpy as np
 
 from scanner import fields as fieldreader
+from scanner.choices import bubble_groups, one_choice
 from scanner.marks import CHECKED, EMPTY, REVIEW, SLASHED, Mark, read_marks, reading_warnings
 from scanner.template import RegionGeom, Template, blank_pages, build, render_blank
 from sheets.manifest import Manifest
@@ -165,7 +166,7 @@ def _read_page(res: Any, canvas: np.ndarray, ocr: bool, timer: Any, dpi: float,
     res.canvas = canvas
     sp = SpacerPage(page, manifest.pages, scores)
     res.spacer = sp
-    _groups(res, sp)
+    _groups(res)
     for rid, m in res.marks.items():
         sp.values[rid] = m.likely if m.state == REVIEW else m.state
         if m.state == REVIEW:
@@ -198,21 +199,13 @@ def _title(kind: str) -> str:
     return "Character Form" if kind == CHARACTER else "Setting Form"
 
 
-def _groups(res: Any, sp: SpacerPage) -> None:
-    """One choice per bubble group: several marked go to review (the inkiest likely)."""
-    groups: dict[str, list[str]] = {}
-    for reg in res.manifest.regions:
-        if reg.kind == "bubble":
-            groups.setdefault(reg.group, []).append(reg.id)
-    for group, ids in groups.items():
-        marked = [i for i in ids if res.marks[i].likely in MARKED]
-        if len(marked) > 1:
-            best = max(marked, key=lambda i: res.marks[i].features.get("ink", 0.0))
-            for i in marked:
-                m = res.marks[i]
-                res.marks[i] = Mark(REVIEW, min(m.confidence, 0.4),
-                                    CHECKED if i == best else EMPTY,
-                                    f"several {group} bubbles marked", m.features)
+def _groups(res: Any) -> None:
+    """One choice per bubble group (scanner.choices), with what it settled."""
+    settled, _ = one_choice(res.marks, bubble_groups(res.manifest.regions),
+                            "several {} bubbles marked")
+    if settled:
+        res.warnings.append(f"{len(settled)} unclear bubble(s) settled by their group's one "
+                            f"sure choice: {', '.join(settled)}")
 
 
 def read_comb(d: np.ndarray, g: RegionGeom, cal: Any, eng: Any) -> fieldreader.Field:

@@ -1,0 +1,64 @@
+"""One choice per bubble group (scanner.choices)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scanner.choices import SETTLED_WHY, SURE_CONFIDENCE, one_choice
+from scanner.marks import CHECKED, EMPTY, INK, REVIEW, Mark
+
+GROUPS = {"start": ["start.a", "start.b", "start.c"]}
+TRACE = Mark(REVIEW, 0.35, CHECKED, "a little ink: a light mark, an erasure or a stray?",
+             {"ink": 0.02}, INK)
+DOUBT = "several {} options marked"
+
+
+def page(**marks: Mark) -> dict[str, Mark]:
+    out = {rid: Mark(EMPTY, 1.0, EMPTY, "", {"ink": 0.0}) for rid in GROUPS["start"]}
+    out.update({f"start.{k}": m for k, m in marks.items()})
+    return out
+
+
+def sure(confidence: float = 0.95) -> Mark:
+    return Mark(CHECKED, confidence, CHECKED, "", {"ink": 0.5})
+
+
+def test_a_trace_beside_one_sure_choice_is_empty() -> None:
+    marks = page(a=sure(), b=TRACE, c=TRACE)
+    settled, unmarked = one_choice(marks, GROUPS, DOUBT)
+    assert settled == ["start.b", "start.c"] and unmarked == []
+    assert marks["start.a"].state == CHECKED
+    for rid in settled:
+        assert marks[rid].state == EMPTY and marks[rid].why == SETTLED_WHY.format("start.a")
+
+
+@pytest.mark.parametrize("other", [
+    sure(),  # two sure choices: the player's own doubt
+    Mark(CHECKED, 0.65, CHECKED, "faint mark", {"ink": 0.1}),  # a light mark, read
+    Mark(REVIEW, 0.4, CHECKED, "tick or cross?", {"ink": 0.3}),  # a mark, its shape in doubt
+])
+def test_a_second_mark_leaves_the_group_in_review(other: Mark) -> None:
+    marks = page(a=sure(), b=other)
+    settled, _ = one_choice(marks, GROUPS, DOUBT)
+    assert settled == []
+    assert marks["start.a"].state == marks["start.b"].state == REVIEW
+    assert marks["start.a"].likely == CHECKED and marks["start.b"].likely == EMPTY
+    assert marks["start.a"].why == "several start options marked"
+
+
+def test_a_choice_read_less_than_surely_settles_nothing() -> None:
+    marks = page(a=sure(SURE_CONFIDENCE - 0.01), b=TRACE)
+    assert one_choice(marks, GROUPS, DOUBT)[0] == []
+    assert marks["start.a"].state == marks["start.b"].state == REVIEW
+
+
+def test_a_group_with_nothing_marked_is_named() -> None:
+    marks = page(b=Mark(REVIEW, 0.4, EMPTY, "ink only at the edge", {"ink": 0.1}, INK))
+    assert one_choice(marks, GROUPS, DOUBT) == ([], ["start"])
+    assert marks["start.b"].state == REVIEW  # left as read
+
+
+def test_one_choice_is_left_as_read() -> None:
+    marks = page(a=TRACE)
+    assert one_choice(marks, GROUPS, DOUBT) == ([], [])
+    assert marks["start.a"] == TRACE
