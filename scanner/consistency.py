@@ -71,13 +71,15 @@ SURE = 0.8  # a reading this confident is not doubted by the page's arithmetic
 MAX_FINDINGS = 4  # a page with more findings is the player's (or a scrambled one): no doubts
 MAX_SUSPECTS = 3  # more readings that would each make the page agree: none doubted
 DOUBT_TRIES = 600  # validations a page may cost the search for suspects (~0.17 ms each)
-SHAPE_TICK, SHAPE_SLASH = 0.999, 0.01  # a box the page says holds a mark, either shape
+SHAPE_TICK, SHAPE_SLASH = 0.999, 0.03  # a box the page says holds a mark, either shape
 #   agreeing, is a tick where both tick-or-slash models say so at SHAPE_TICK or more, a
 #   slash where both are under SHAPE_SLASH (shape_by_models). Session 38, every Executed box
 #   holding a mark on the fifty seeds' scans, clean renders and mild photos under
 #   SCAN_NOISE: no tick of 85,076 has both under 0.01; one slash of 18,922 has both over
 #   0.99 (0.99938 and 0.99897, a pale pencil slash hooked where it starts: 61 scan-300 9),
-#   the next pair's smaller value 0.79
+#   the next pair's smaller value 0.79. The lowest tick pair's larger value is 0.10, so
+#   SHAPE_SLASH went from 0.01 to 0.03 in session 39, a third of that (223 scan-150 6: a
+#   pen slash at 0.000 and 0.014, the sheet's only review)
 MAX_READINGS = 512  # readings tried a page (each a validation, ~0.17 ms); more: none settled
 #   (session 37, from 128: a scan's five faint slashes, 162 readings, only one agreeing)
 IGNORED = frozenset({"no-name", "score-miscount", "edition-mismatch"})  # not about the marks

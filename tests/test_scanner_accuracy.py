@@ -405,6 +405,21 @@ def test_sheet_whose_marks_hardly_show_is_refused() -> None:
     assert "photo" in res.error.one_line() and "photo" in res.error.fix
 
 
+def test_photo_of_pencil_just_over_a_scans_faint_limit_is_refused() -> None:
+    """Session 39: a harsh photo of pale pencil whose typical mark is 1.21x its ink threshold
+    (a scan's limit is 1.2x, a photo's 1.22x) lost three marks with no pixel over the
+    threshold, read silently as empty. Refused now; read anyway, it is read as before."""
+    from scanner.marks.legible import FAINT_PHOTO, FAINT_SHEET
+
+    assert FAINT_SHEET < 1.21 < FAINT_PHOTO
+    case = make_case(case_seed(269, "phone", 88), "phone")
+    res = read(case)
+    assert res.error is not None and "too faint to read in this photo" in res.error.one_line()
+    gray = cv2.imdecode(np.frombuffer(case.encoded, np.uint8), cv2.IMREAD_GRAYSCALE)
+    anyway = scan_page(PageImage("269-phone-88", gray), ocr=False, anyway=True)
+    assert any(w.startswith("read anyway, though the marks are too faint") for w in anyway.warnings)
+
+
 @pytest.mark.parametrize(("seed", "profile", "index", "says", "never", "fix"), [
     # a photocopy of pale, thin pencil scanned at 150 dpi (its typical mark 1.02x its ink
     # threshold): no photo was taken, so "take a sharper photo" would be no help
@@ -1865,3 +1880,23 @@ def test_what_the_page_says_of_a_box_its_ink_leaves_in_doubt(
         assert case.truth[rid] == CHECKED and "skill-unchecked" in m.why
     else:
         assert case.truth[rid] == want and m.why.startswith(SETTLED_WHY)
+
+
+@pytest.mark.parametrize(("seed", "profile", "index", "choice", "trace"), [
+    (163, "scan-150", 4, "start.still_easier_yet", "start.roll"),
+    (181, "scan-300", 13, "start.still_easier_yet", "start.easier"),
+])
+def test_specks_beside_a_sure_choice_leave_it_the_choice(seed: int, profile: str, index: int,
+                                                         choice: str, trace: str) -> None:
+    """Session 39, end to end: two specks of dust in a start option's bubble, beside
+    another option marked darkly, are no second choice (scanner.choices); they were both
+    scans' only review."""
+    from scanner.choices import SETTLED_WHY as GROUP_WHY
+
+    case = make_case(case_seed(seed, profile, index), profile)
+    res = read(case)
+    assert case.truth[choice] == CHECKED and case.truth[trace] == EMPTY
+    assert res.marks[choice].state == CHECKED
+    assert res.marks[trace].state == EMPTY
+    assert res.marks[trace].why == GROUP_WHY.format(choice)
+    assert res.review == []

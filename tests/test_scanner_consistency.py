@@ -186,7 +186,8 @@ def models(tick: float, success: float) -> dict[str, float]:
 
 
 @pytest.mark.parametrize(("tick", "success", "want"), [
-    (0.9995, 0.9991, CHECKED), (0.0004, 0.009, SLASHED), (0.99938, 0.99897, None),
+    (0.9995, 0.9991, CHECKED), (0.0004, 0.009, SLASHED), (0.0, 0.014, SLASHED),
+    (0.01, 0.035, None), (0.99938, 0.99897, None),
     (0.995, 0.6, None), (0.0, 0.2, None), (0.2, 0.0, None)])
 def test_a_mark_the_page_needs_either_way_takes_the_shape_both_models_see(
         tick: float, success: float, want: str | None) -> None:

@@ -13,6 +13,10 @@ from starsheets.errors import InputFileError
 FAINT_SHEET = 1.2  # a sheet whose typical mark is under 1.2x its ink threshold (a light one
 #                    is under sheet.LIGHT_RATIO) is refused: on such photos some marks do
 #                    not show at all (require_legible) ...
+FAINT_PHOTO = 1.22  # ... a photo's limit (session 39, the fifty seeds' harsh photos: of the
+#   five read between 1.2 and 1.22, 269 phone 88 lost three marks that showed no pixel over
+#   the threshold, silently; of the 40-odd read between 1.22 and 1.3, none). A scan keeps
+#   FAINT_SHEET: of its three read between 1.2 and 1.222, two were exact
 FAINT_MIN_SURE, FAINT_SURE = 10, 1.3  # ... when at least this many boxes read as marked
 #   for sure, and they are faint too (under 1.3x): on a blurred, noisy photo the print's
 #   haze in many small boxes reads as light "marks" to review, and outnumbers dark ones
@@ -38,12 +42,12 @@ def require_legible(reading: Reading, source: str, anyway: bool = False,
     - a washed-out or badly blurred photo: the print reads at under WASHED_GAIN of its
       darkness, the outlines' haze in a blank box looks like a mark, and only a mark's
       darkness tells them apart (the one such bench photo: 49 blank boxes read marked);
-    - a sheet whose typical mark is under FAINT_SHEET times its ink threshold, and whose
-      typical sure mark (at least FAINT_MIN_SURE of them) under FAINT_SURE: there, thin
-      pencil on a dim, blurred or distant photo leaves some marks with no pixel above the
-      paper's noise at all (up to a quarter of them on 300 harsh phone photos), so an
-      empty box means nothing; the 279 sheets above it had 5 such marks, on 3 sheets
-      under 1.35;
+    - a sheet whose typical mark is under FAINT_SHEET (a photo: FAINT_PHOTO) times its
+      ink threshold, and whose typical sure mark (at least FAINT_MIN_SURE of them) under
+      FAINT_SURE: there, thin pencil on a dim, blurred or distant photo leaves some marks
+      with no pixel above the paper's noise at all (up to a quarter of them on 300 harsh
+      phone photos), so an empty box means nothing; the 279 sheets above it had 5 such
+      marks, on 3 sheets under 1.35;
     - a marked sheet (FAINT_FEW_SURE marks read for sure) with over UNCLEAR_SHARE of its
       boxes to review: checking them one by one on the paper is more work than a better
       photo, and a reading that unsure errs unseen too (held out, seed 22: the two harsh
@@ -111,7 +115,7 @@ def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | No
                                        if "t_ink" in m.features])
     else:  # a sheet hardly marked (or blank) whose unclear boxes are the photo's haze
         sure = float("inf")
-    if reading.contrast < FAINT_SHEET and sure < FAINT_SURE:
+    if reading.contrast < (FAINT_SHEET if scan else FAINT_PHOTO) and sure < FAINT_SURE:
         return (f"the marks are too faint to read in this {img} (the typical mark is only "
                 f"{reading.contrast:.0%} of the ink threshold that the {img}'s noise and blur "
                 "set, so some marks do not show at all)", fix)
