@@ -14,11 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from scanner.marks import CHECKED, EMPTY, INK, REVIEW, SLASHED, Mark
+from scanner.order import ANCHOR_CONFIDENCE, SETTLED_CONFIDENCE
 from sheets.manifest import Region
 
 MARKED = (CHECKED, SLASHED)
-SURE_CONFIDENCE = 0.8  # a reading this sure is a group's choice (scanner.order's anchor)
-SETTLED_CONFIDENCE = 0.6
+SURE_CONFIDENCE = ANCHOR_CONFIDENCE  # a reading this sure is a group's choice, as it
+#   anchors a track's order
 SETTLED_WHY = "settled by its group: {} is surely the choice, and this option holds only a trace"
 
 
