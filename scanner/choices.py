@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from scanner.marks import CHECKED, EMPTY, INK, REVIEW, SLASHED, Mark
+from scanner.marks import CHECKED, EMPTY, INK, REVIEW, SLASHED, Mark, id_list
 from scanner.order import ANCHOR_CONFIDENCE, SETTLED_CONFIDENCE
 from sheets.manifest import Region
 
@@ -60,3 +60,12 @@ def one_choice(marks: dict[str, Mark], groups: Mapping[str, Sequence[str]], doub
             marks[i] = Mark(REVIEW, min(m.confidence, 0.4), CHECKED if i == best else EMPTY,
                             doubt.format(group), m.features)
     return settled, unmarked
+
+
+def settled_notes(settled: Sequence[str], noun: str) -> list[str]:
+    """The note a scan gives of the options one_choice settled (`noun`: what they are
+    called on that sheet, "box(es)", "bubble(s)"); none if it settled none."""
+    if not settled:
+        return []
+    return [f"{len(settled)} unclear {noun} settled by their group's one sure choice: "
+            f"{id_list(list(settled))}"]

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from scanner import fields as fieldreader
-from scanner.choices import bubble_groups, one_choice
+from scanner.choices import bubble_groups, one_choice, settled_notes
 from scanner.consistency import SHAPE_WHY, doubt_by_rules, doubt_named_missing, settle_by_rules
 from scanner.identify import identify
 from scanner.linesum import confirm_by_sum
@@ -264,9 +264,7 @@ def _bubble_groups(res: SheetResult) -> None:
     """One choice per bubble group (scanner.choices), with what it settled or assumed."""
     settled, unmarked = one_choice(res.marks, bubble_groups(res.manifest.regions),
                                    "several {} options marked")
-    if settled:
-        res.warnings.append(f"{len(settled)} unclear box(es) settled by their group's one "
-                            f"sure choice: {id_list(settled)}")
+    res.warnings += settled_notes(settled, "box(es)")
     res.warnings += [f"no {group} option marked: the default is assumed" for group in unmarked]
 
 

@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 
 from scanner import fields as fieldreader
-from scanner.choices import bubble_groups, one_choice
+from scanner.choices import bubble_groups, one_choice, settled_notes
 from scanner.marks import CHECKED, EMPTY, REVIEW, SLASHED, Mark, read_marks, reading_warnings
 from scanner.template import RegionGeom, Template, blank_pages, build, render_blank
 from sheets.manifest import Manifest
@@ -203,9 +203,7 @@ def _groups(res: Any) -> None:
     """One choice per bubble group (scanner.choices), with what it settled."""
     settled, _ = one_choice(res.marks, bubble_groups(res.manifest.regions),
                             "several {} bubbles marked")
-    if settled:
-        res.warnings.append(f"{len(settled)} unclear bubble(s) settled by their group's one "
-                            f"sure choice: {', '.join(settled)}")
+    res.warnings += settled_notes(settled, "bubble(s)")
 
 
 def read_comb(d: np.ndarray, g: RegionGeom, cal: Any, eng: Any) -> fieldreader.Field:

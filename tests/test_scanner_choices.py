@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scanner.choices import SETTLED_WHY, SURE_CONFIDENCE, one_choice
+from scanner.choices import SETTLED_WHY, SURE_CONFIDENCE, one_choice, settled_notes
 from scanner.marks import CHECKED, EMPTY, INK, REVIEW, Mark
 
 GROUPS = {"start": ["start.a", "start.b", "start.c"]}
@@ -62,3 +62,9 @@ def test_one_choice_is_left_as_read() -> None:
     marks = page(a=TRACE)
     assert one_choice(marks, GROUPS, DOUBT) == ([], [])
     assert marks["start.a"] == TRACE
+
+
+def test_the_note_names_what_was_settled() -> None:
+    assert settled_notes([], "box(es)") == []
+    assert settled_notes(["start.b", "start.c"], "bubble(s)") == [
+        "2 unclear bubble(s) settled by their group's one sure choice: start.b, start.c"]
