@@ -50,6 +50,8 @@ SETS: dict[str, tuple[str, int]] = {
     "short-ticks": ("short-ticks", 40),
     "short-ticks-scan": ("short-ticks-scan", 40),
     "phone-vga": ("phone-vga", 40),
+    "strays": ("strays", 40),
+    "strays-scan": ("strays-scan", 40),
 }
 DEFAULT_SETS = ("phone", "phone-easy", "scan-150", "scan-300", "scan-600", "clean")
 REVIEW = "review"

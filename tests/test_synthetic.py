@@ -247,3 +247,39 @@ def test_many_cases_are_sane() -> None:
                 # the median corner (a toner speck can pull one corner of a detection)
                 d = np.hypot(*(found[fid] - np.array(c.meta["markers"][fid])).T)
                 assert float(np.median(d)) < 1.0, (profile, seed, fid, d)
+
+
+def test_grazing_strays_touch_only_the_edges_of_boxes() -> None:
+    """The `strays` profiles' strokes come from outside a box and reach past its outline,
+    but never into any box's middle half nor onto a written field, a marker or the QR
+    code; the truth of every box stays its own mark's."""
+    from scanner.synthetic.ink import OUTLINE
+    from scanner.synthetic.truth import GRAZE_DEPTH, _inner, _middle, _rect_dist, _samples
+
+    boxes = [r for r in MANIFEST.regions if r.kind in ("checkbox", "bubble")]
+    fields = [r for r in MANIFEST.regions if r.kind not in ("checkbox", "bubble")]
+    shapes, grazed = set(), 0
+    for seed in range(30):
+        rng = np.random.default_rng([seed, PROFILES.index("strays-scan")])
+        _, truth, inks, _, meta = _plan(rng, "strays-scan", RULES, MANIFEST)
+        plain = _plan(np.random.default_rng([seed, PROFILES.index("strays-scan")]),
+                      "scan", RULES, MANIFEST)[1]
+        assert truth == plain  # the strays change no box's truth
+        strokes = inks[len(inks) - len(meta["grazing"]):]
+        assert 3 <= len(meta["grazing"]) <= 8
+        for st, g in zip(strokes, meta["grazing"], strict=True):
+            assert isinstance(st, Stroke)
+            line = _samples(st.points, 0.1)
+            x, y, w, h = REGIONS[g["box"]].rect
+            assert _rect_dist(line[:1], (x, y, x + w, y + h)).min() > 0  # from outside
+            assert _rect_dist(line, _inner(REGIONS[g["box"]].rect, OUTLINE)).min() < st.width / 2
+            assert GRAZE_DEPTH[0] - 0.01 <= g["depth"] <= GRAZE_DEPTH[1] + 0.01
+            assert g["box"] in g["touches"]
+            for r in boxes:
+                assert _rect_dist(line, _middle(r.rect)).min() >= st.width / 2
+            for r in fields:
+                fx, fy, fw, fh = r.rect
+                assert _rect_dist(line, (fx, fy, fx + fw, fy + fh)).min() > st.width / 2
+            shapes.add(g["shape"])
+            grazed += 1
+    assert shapes == {"dash", "tail", "along"} and grazed > 100

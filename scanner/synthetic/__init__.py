@@ -23,9 +23,13 @@ mark region (`truth`, the vocabulary of `game.opial.marks`) and every parameter 
               or under a fingertip or a note (`Case.missing_markers`); regions, the QR
               code and the other markers stay visible (the top-right marker, beside the
               QR code, can only be covered, never cut by the frame); `short-ticks`: a
-              phone-easy photo whose ticks' short arms are cut to 35-65 % (_short_arms)
+              phone-easy photo whose ticks' short arms are cut to 35-65 % (_short_arms);
+              `strays`: a phone-easy photo with 3-8 stray strokes that reach from outside
+              a box 6-22 % of the way in (a neighbour's tick overrunning, a dash, a line
+              along a row), never into a box's middle half (_grazing_strays)
     scanner   `scan` (150-600 dpi), `scan-150`, `scan-300`, `scan-600`, `short-ticks-scan`
-              (150-600 dpi, the ticks of `short-ticks`): a flatbed, the
+              (150-600 dpi, the ticks of `short-ticks`), `strays-scan` (150-600 dpi, the
+              strays of `strays`): a flatbed, the
               paper skewed +-2 deg, printed at 90-100% ("fit to page"), sometimes upside
               down, sometimes a photocopy (high contrast, toner specks, soft), colour or
               grey, PNG or JPEG
@@ -49,6 +53,7 @@ from scanner.synthetic.common import (
     SCAN_BED_MM,
     SCAN_PROFILES,
     SHORT_TICKS,
+    STRAYS,
     VERSION,
     Truth,
 )
@@ -61,6 +66,7 @@ __all__ = [
     "SCAN_BED_MM",
     "SCAN_PROFILES",
     "SHORT_TICKS",
+    "STRAYS",
     "VERSION",
     "Case",
     "PhotoSpec",

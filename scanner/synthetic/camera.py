@@ -74,7 +74,8 @@ PHOTO_SPECS["phone-vga"] = PhotoSpec((((640, 480), 1.0),), 0.0, 0.5, 5.0, 12.0, 
                                      (0.86, 0.97), (0.0, 0.6), 0.15, 0.3, 0.2, (0.3, 0.3),
                                      0.35, (0.85, 1.1), (0.2, 0.8), 0.2, (1.0, 3.0), (60, 92),
                                      0.3)
-PHOTO_SPECS["corner-cut"] = PHOTO_SPECS["short-ticks"] = PHOTO_SPECS["phone-easy"]
+PHOTO_SPECS["corner-cut"] = PHOTO_SPECS["short-ticks"] = PHOTO_SPECS["strays"] = (
+    PHOTO_SPECS["phone-easy"])
 
 
 @dataclass(frozen=True)

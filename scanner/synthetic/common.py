@@ -18,10 +18,11 @@ VERSION = "5"  # bump when the same seed would give a different case
 KIND = "opial-career"
 # (new ones last: a profile's index seeds its cases)
 PROFILES = ("phone", "phone-easy", "corner-cut", "scan", "scan-150", "scan-300", "scan-600",
-            "clean", "short-ticks", "short-ticks-scan", "phone-vga")
-PHOTO_PROFILES = ("phone", "phone-easy", "corner-cut", "short-ticks", "phone-vga")
-SCAN_PROFILES = ("scan", "scan-150", "scan-300", "scan-600", "short-ticks-scan")
+            "clean", "short-ticks", "short-ticks-scan", "phone-vga", "strays", "strays-scan")
+PHOTO_PROFILES = ("phone", "phone-easy", "corner-cut", "short-ticks", "phone-vga", "strays")
+SCAN_PROFILES = ("scan", "scan-150", "scan-300", "scan-600", "short-ticks-scan", "strays-scan")
 SHORT_TICKS = ("short-ticks", "short-ticks-scan")  # ticks drawn with short arms (_short_arms)
+STRAYS = ("strays", "strays-scan")  # stray strokes that graze boxes' edges (_grazing_strays)
 RENDER_DPIS = (75, 100, 150, 200, 250, 300)  # the page is rasterised at one of these
 MAX_RENDER_DPI = 300  # larger outputs are upsampled by the camera/scanner warp
 MM_PER_PT = 25.4 / 72

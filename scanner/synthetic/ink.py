@@ -18,6 +18,7 @@ from sheets.manifest import Manifest, Rect
 TOOLS = ("pen", "clean", "pencil", "marker")
 TOOL_WEIGHTS = {"phone": (0.55, 0.08, 0.17, 0.20), "phone-easy": (0.65, 0.15, 0.08, 0.12),
                 "corner-cut": (0.65, 0.15, 0.08, 0.12), "short-ticks": (0.65, 0.15, 0.08, 0.12),
+                "strays": (0.65, 0.15, 0.08, 0.12),
                 "phone-vga": (0.55, 0.08, 0.17, 0.20),
                 "scan": (0.6, 0.15, 0.12, 0.13),
                 "clean": (0.5, 0.3, 0.1, 0.1)}

@@ -1,6 +1,7 @@
 """The truth's conventions, one mark one box: every mark kept inside its own box,
-ticks' short arms kept in, corrections and stray marks placed where no box is touched,
-and the plan of everything drawn on a case.
+ticks' short arms kept in, corrections and stray marks placed where no box is touched (but
+for the `strays` profiles' strokes grazing a box's edge), and the plan of everything drawn
+on a case.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import numpy as np
 from game.opial.marks import BLANK, CANCELLED
 from game.opial.rules import Rules
 from game.opial.state import CareerState
-from scanner.synthetic.common import MM_PER_PT, SHORT_TICKS, Truth, _f
+from scanner.synthetic.common import MM_PER_PT, SHORT_TICKS, STRAYS, Truth, _f
 from scanner.synthetic.ink import OUTLINE, InkStyle, _correction, _ink_style, _restyle
 from scanner.synthetic.page import _content
 from sheets.fill import DIGIT_STROKES, Ink, Stroke, plan_ink
@@ -270,6 +271,97 @@ def _stray_marks(rng: random.Random, manifest: Manifest, count: int, colour: tup
     return strokes, placed
 
 
+GRAZE_DEPTH = (0.06, 0.22)  # `strays`: how far past a box's outline a stray reaches, as a
+#   share of its inside across that side (the middle half of the box is never touched)
+GRAZE_SHAPES = ("dash", "tail", "along")
+
+
+def _graze_shape(rng: random.Random, kind: str) -> list[tuple[float, float]]:
+    """A stray's polyline in a frame where the box's side is the line y = 0, the box's
+    inside is y > 0, and the stray's innermost point is (0, 1) scaled later to the depth
+    it reaches: a dash from outside, the tail of a neighbour's tick, or a line drawn along
+    the side that dips in."""
+    a = rng.uniform(-0.9, 0.9)  # off the side's normal
+    if kind == "dash":
+        n = rng.uniform(3.0, 9.0)
+        return [(n * math.sin(a), 1.0 - n * math.cos(a)), (0.0, 1.0)]
+    if kind == "tail":  # a tick beside the box whose long arm overruns into it
+        n = rng.uniform(4.0, 8.0)
+        vx, vy = n * math.sin(a), 1.0 - n * math.cos(a)
+        s = rng.uniform(0.35, 0.5) * n
+        b = a + rng.choice((-1, 1)) * rng.uniform(0.8, 1.3)
+        return [(vx + s * math.sin(b + math.pi), vy - s * math.cos(b + math.pi)),
+                (vx, vy), (0.0, 1.0)]
+    n = rng.uniform(5.0, 12.0)  # along: a line crossing in and back out of the box's edge
+    t = rng.uniform(0.15, 0.4)
+    return [(-n / 2, 1.0 - n * t), (0.0, 1.0), (n / 2, 1.0 - n * t * rng.uniform(0.6, 1.4))]
+
+
+def _middle(rect: Rect) -> tuple[float, float, float, float]:
+    """A box's middle half (its inside shrunk by a quarter on each side)."""
+    x0, y0, x1, y1 = _inner(rect, OUTLINE)
+    return (x0 + (x1 - x0) / 4, y0 + (y1 - y0) / 4, x1 - (x1 - x0) / 4,
+            y1 - (y1 - y0) / 4)
+
+
+def _grazing_strays(rng: random.Random, manifest: Manifest, count: int,
+                    colour: tuple[float, ...], width: float
+                    ) -> tuple[list[Stroke], list[dict[str, Any]]]:
+    """Stray strokes that reach from outside a box a little way past its outline
+    (GRAZE_DEPTH): a neighbour's tick overrunning, a dash, a line along a row. They may
+    graze other boxes too, but never a box's middle half, a written field, a marker or the
+    QR code. Every box's truth is unchanged: it is what its own mark says."""
+    boxes = [r for r in manifest.regions if r.kind in ("checkbox", "bubble")]
+    middles = [_middle(r.rect) for r in boxes]
+    keep_out = [(r.rect[0], r.rect[1], r.rect[0] + r.rect[2], r.rect[1] + r.rect[3])
+                for r in manifest.regions if r.kind not in ("checkbox", "bubble")]
+    keep_out += [(x - f.quiet, y - f.quiet, x + w + f.quiet, y + h + f.quiet)
+                 for f in manifest.fiducials for x, y, w, h in [f.rect]]
+    keep_out += [(x - q.quiet, y - q.quiet, x + w + q.quiet, y + h + q.quiet)
+                 for q in manifest.qr for x, y, w, h in [q.rect]]
+    px, py, pw, ph = manifest.printable
+    col = (float(colour[0]), float(colour[1]), float(colour[2]))
+    reach = width / 2 + 0.3
+    strokes: list[Stroke] = []
+    placed: list[dict[str, Any]] = []
+    for _ in range(count):
+        for _attempt in range(80):
+            box = rng.choice(boxes)
+            x0, y0, x1, y1 = _inner(box.rect, OUTLINE)
+            side = rng.randrange(4)  # 0 top, 1 right, 2 bottom, 3 left
+            across = (y1 - y0) if side in (0, 2) else (x1 - x0)
+            along = (x1 - x0) if side in (0, 2) else (y1 - y0)
+            depth = rng.uniform(*GRAZE_DEPTH) * across - width / 2  # the ink's far edge
+            kind = rng.choice(GRAZE_SHAPES)
+            u0 = rng.uniform(-0.3, 0.3) * along
+            local = [(u0 + u, v - 1.0 + depth) for u, v in _graze_shape(rng, kind)]
+            ends = (local[0], local[-1]) if kind == "along" else (local[0],)
+            if max(v for _, v in ends) > -(OUTLINE + 1.0):
+                continue  # it comes from outside the outline
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            pts = [[(cx + u, y0 + v) for u, v in local], [(x1 - v, cy + u) for u, v in local],
+                   [(cx - u, y1 - v) for u, v in local], [(x0 + v, cy - u) for u, v in local]
+                   ][side]
+            line = _samples(pts, 0.2)
+            if (line[:, 0].min() - reach < px or line[:, 1].min() - reach < py
+                    or line[:, 0].max() + reach > px + pw or line[:, 1].max() + reach > py + ph):
+                continue
+            if any(_rect_dist(line, r).min() < reach for r in keep_out):
+                continue
+            if any(_rect_dist(line, m).min() < width / 2 + 0.2 for m in middles):
+                continue
+            touched = [r.id for r in boxes
+                       if _rect_dist(line, _inner(r.rect, OUTLINE)).min() < width / 2]
+            strokes.append(Stroke(tuple((round(a, 3), round(b, 3)) for a, b in pts),
+                                  round(width, 3), col))
+            placed.append({"shape": kind, "box": box.id, "side": "trbl"[side],
+                           "depth": _f((depth + width / 2) / across), "touches": touched})
+            keep_out.append((float(line[:, 0].min()) - 1.0, float(line[:, 1].min()) - 1.0,
+                             float(line[:, 0].max()) + 1.0, float(line[:, 1].max()) + 1.0))
+            break
+    return strokes, placed
+
+
 def _plan(rng: np.random.Generator, profile: str, rules: Rules, manifest: Manifest
           ) -> tuple[CareerState, Truth, list[Ink], InkStyle, dict[str, Any]]:
     """State, truth and every stroke of the sheet (PDF points)."""
@@ -295,7 +387,12 @@ def _plan(rng: np.random.Generator, profile: str, rules: Rules, manifest: Manife
         strokes, stray = _stray_marks(hand, manifest, int(rng.integers(1, 5)), style.colour,
                                       base_width)
         inks.extend(strokes)
+    grazing: list[dict[str, Any]] = []
+    if profile in STRAYS:
+        strokes, grazing = _grazing_strays(hand, manifest, int(rng.integers(3, 9)),
+                                           style.colour, base_width)
+        inks.extend(strokes)
     meta = {"sheet": sheet_meta, "ink": style.to_meta(), "ink_seed": ink_seed,
-            "corrections": corrections, "stray": stray, "tidied": tidied,
+            "corrections": corrections, "stray": stray, "grazing": grazing, "tidied": tidied,
             "marked": sum(1 for v in truth.values() if v not in (BLANK, None))}
     return state, truth, inks, style, meta
