@@ -251,10 +251,19 @@ def test_many_cases_are_sane() -> None:
 
 def test_grazing_strays_touch_only_the_edges_of_boxes() -> None:
     """The `strays` profiles' strokes come from outside a box and reach past its outline,
-    but never into any box's middle half nor onto a written field, a marker or the QR
-    code; the truth of every box stays its own mark's."""
+    but never into any box's middle half nor onto a written field, a marker, the QR code
+    or other ink (joined to a box's slash, a stray would make a tick of it); the truth of
+    every box stays its own mark's."""
     from scanner.synthetic.ink import OUTLINE
-    from scanner.synthetic.truth import GRAZE_DEPTH, _inner, _middle, _rect_dist, _samples
+    from scanner.synthetic.truth import (
+        GRAZE_CLEAR,
+        GRAZE_DEPTH,
+        _inner,
+        _middle,
+        _near_ink,
+        _rect_dist,
+        _samples,
+    )
 
     boxes = [r for r in MANIFEST.regions if r.kind in ("checkbox", "bubble")]
     fields = [r for r in MANIFEST.regions if r.kind not in ("checkbox", "bubble")]
@@ -266,6 +275,7 @@ def test_grazing_strays_touch_only_the_edges_of_boxes() -> None:
                       "scan", RULES, MANIFEST)[1]
         assert truth == plain  # the strays change no box's truth
         strokes = inks[len(inks) - len(meta["grazing"]):]
+        others = [s for s in inks[:len(inks) - len(meta["grazing"])] if isinstance(s, Stroke)]
         assert 3 <= len(meta["grazing"]) <= 8
         for st, g in zip(strokes, meta["grazing"], strict=True):
             assert isinstance(st, Stroke)
@@ -280,6 +290,9 @@ def test_grazing_strays_touch_only_the_edges_of_boxes() -> None:
             for r in fields:
                 fx, fy, fw, fh = r.rect
                 assert _rect_dist(line, (fx, fy, fx + fw, fy + fh)).min() > st.width / 2
+            for o in others + [s for s in strokes if s is not st]:
+                gap = (st.width + o.width) / 2 + GRAZE_CLEAR
+                assert not _near_ink(line, _samples(o.points, 0.1), gap)
             shapes.add(g["shape"])
             grazed += 1
     assert shapes == {"dash", "tail", "along"} and grazed > 100

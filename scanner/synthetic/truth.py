@@ -297,6 +297,13 @@ def _graze_shape(rng: random.Random, kind: str) -> list[tuple[float, float]]:
     return [(-n / 2, 1.0 - n * t), (0.0, 1.0), (n / 2, 1.0 - n * t * rng.uniform(0.6, 1.4))]
 
 
+def _near_ink(line: np.ndarray, pts: np.ndarray, gap: float) -> bool:
+    """Whether any point of `line` lies within `gap` of any of `pts`."""
+    dx = line[:, None, 0] - pts[None, :, 0]
+    dy = line[:, None, 1] - pts[None, :, 1]
+    return bool((dx * dx + dy * dy < gap * gap).any())
+
+
 def _middle(rect: Rect) -> tuple[float, float, float, float]:
     """A box's middle half (its inside shrunk by a quarter on each side)."""
     x0, y0, x1, y1 = _inner(rect, OUTLINE)
@@ -304,13 +311,18 @@ def _middle(rect: Rect) -> tuple[float, float, float, float]:
             y1 - (y1 - y0) / 4)
 
 
-def _grazing_strays(rng: random.Random, manifest: Manifest, count: int,
+GRAZE_CLEAR = 1.5  # pt: a grazing stray keeps this clear of every other stroke's ink
+
+
+def _grazing_strays(rng: random.Random, manifest: Manifest, inks: list[Ink], count: int,
                     colour: tuple[float, ...], width: float
                     ) -> tuple[list[Stroke], list[dict[str, Any]]]:
     """Stray strokes that reach from outside a box a little way past its outline
     (GRAZE_DEPTH): a neighbour's tick overrunning, a dash, a line along a row. They may
-    graze other boxes too, but never a box's middle half, a written field, a marker or the
-    QR code. Every box's truth is unchanged: it is what its own mark says."""
+    graze other boxes too, but never a box's middle half, a written field, a marker, the
+    QR code or anything already drawn (GRAZE_CLEAR: a stray joining a box's slash would
+    make a tick of it). Every box's truth is unchanged: it is what its own mark says."""
+    drawn = [(_samples(s.points, 0.3), s.width) for s in inks if isinstance(s, Stroke)]
     boxes = [r for r in manifest.regions if r.kind in ("checkbox", "bubble")]
     middles = [_middle(r.rect) for r in boxes]
     keep_out = [(r.rect[0], r.rect[1], r.rect[0] + r.rect[2], r.rect[1] + r.rect[3])
@@ -350,12 +362,18 @@ def _grazing_strays(rng: random.Random, manifest: Manifest, count: int,
                 continue
             if any(_rect_dist(line, m).min() < width / 2 + 0.2 for m in middles):
                 continue
+            lo, hi = line.min(axis=0) - 8.0, line.max(axis=0) + 8.0
+            if any(_near_ink(line, pts_d, reach + w_d / 2 + GRAZE_CLEAR)
+                   for pts_d, w_d in drawn
+                   if ((pts_d >= lo) & (pts_d <= hi)).all(axis=1).any()):
+                continue
             touched = [r.id for r in boxes
                        if _rect_dist(line, _inner(r.rect, OUTLINE)).min() < width / 2]
             strokes.append(Stroke(tuple((round(a, 3), round(b, 3)) for a, b in pts),
                                   round(width, 3), col))
             placed.append({"shape": kind, "box": box.id, "side": "trbl"[side],
                            "depth": _f((depth + width / 2) / across), "touches": touched})
+            drawn.append((line, width))
             keep_out.append((float(line[:, 0].min()) - 1.0, float(line[:, 1].min()) - 1.0,
                              float(line[:, 0].max()) + 1.0, float(line[:, 1].max()) + 1.0))
             break
@@ -389,7 +407,7 @@ def _plan(rng: np.random.Generator, profile: str, rules: Rules, manifest: Manife
         inks.extend(strokes)
     grazing: list[dict[str, Any]] = []
     if profile in STRAYS:
-        strokes, grazing = _grazing_strays(hand, manifest, int(rng.integers(3, 9)),
+        strokes, grazing = _grazing_strays(hand, manifest, inks, int(rng.integers(3, 9)),
                                            style.colour, base_width)
         inks.extend(strokes)
     meta = {"sheet": sheet_meta, "ink": style.to_meta(), "ink_seed": ink_seed,
