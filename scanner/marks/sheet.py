@@ -22,7 +22,7 @@ from scanner.faintline import (
 )
 from scanner.marks.arrays import _blur3, _median, _pct, _rows
 from scanner.marks.classifier import EDGE_WHY, F_TRACE, FAINT_MARK_WHY, _covered, classify
-from scanner.marks.features import _sides, _specks, halo_ink, measure
+from scanner.marks.features import _sides, _specks, halo_ink, ink_reach, measure
 from scanner.marks.paper import _far_paper, _light_slope, _paper, _paper_floor, calibrate
 from scanner.marks.printed import _over_print, expected_print, pedestal, print_model
 from scanner.marks.registration import FINE_PX, FIRST_PX, align, outline_match, refine, register
@@ -98,6 +98,11 @@ LOW_INK, LOW_FAINT = 0.06, 0.035  # on a quiet, light sheet the boxes left uncle
 #   marks' darkness (pencil over printed numbers: session 13, 18 reviews right on the cached
 #   sheets, seeds 0/7/11/21/22/31); there a plain box whose ink is toner specks only is
 #   empty (session 17; a review before: 58 on the cached sheets, all on scans, all empty)
+REACH_MIN = 0.3  # a mark's ink spans at least this share of its box across and down (a
+#   tick, a cross, a slash); ink by one edge or corner is a stray's as much (_by_the_edge).
+#   Session 40: of 141,511 marks read right on the first 20 seeds' default sets, 5 reach
+#   less (0.17-0.27, pencil over a promotion box's printed number); of 108 stray strokes
+#   grazing an empty box that were read as marks (strays sets, 7 seeds), 105 reach 0.08-0.26
 WHISPER = 0.004  # faint ink on this share of a box (2 px at 200 dpi): a whisper of ink
 QUIET_BOXES = 0.04  # a sheet whose unmarked boxes whisper no more often than this ...
 LIKE_MARKS = 0.6  # ... reads a little ink at least this share of its marks' level as a mark
@@ -308,6 +313,7 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
         cal.noise < SCAN_NOISE or (cal.noise < QUIET_NOISE and contrast < LIGHT_RATIO))
     again = ([k for k, rid in enumerate(st.ids) if unclear_ink(marks[rid])]
              if quiet_enough else [])
+    lo_faint: np.ndarray | None = None  # (the thresholds the light marks were read at)
     if again:
         lo_ink = p0_k + np.maximum(7 * noise_k, LOW_INK)
         lo_faint = p0_k + np.maximum(4 * noise_k, LOW_FAINT)
@@ -318,6 +324,7 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
         if not cal.ink_level:  # a blank scan's toner specks (in a box without print)
             _uncompared_faint_marks(marks, QUIET_MARK_WHY, printed)
     _faint_lines(marks, lines, ends)
+    _by_the_edge(marks, d, over, st, t_faint_k, lo_faint, t_print)
     _models_opinion(marks, d, over, st, cal.noise)
     darkness = {}
     for k, g in enumerate(tpl.regions):
@@ -456,12 +463,30 @@ def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, n
             # printed "+" widens and sprouts a stub where it crosses it; stays a review
             continue
         if mk.state in (CHECKED, SLASHED):
-            low_f = {"low_ink": round(f["ink"], 4), "low_faint": round(f["faint"], 4)}
+            low_f = {"low_ink": round(f["ink"], 4), "low_faint": round(f["faint"], 4),
+                     "low_centre": round(f["centre"], 4)}
             for model in ("success_p", "tick_p"):  # (what the models said at this noise)
                 if model in f:
                     low_f[f"low_{model}"] = round(f[model], 4)
             marks[rid] = Mark(mk.state, 0.6, mk.state, QUIET_MARK_WHY, {**m.features, **low_f},
                               mk.doubt)
+
+
+def _by_the_edge(marks: dict[str, Mark], d: np.ndarray, over: np.ndarray, st: Stack,
+                 t_faint: np.ndarray, t_low: np.ndarray | None, t_print: float) -> None:
+    """A box read as marked whose ink does not reach across it both ways (REACH_MIN; read
+    at the thresholds it was read at) is a review for ink at its edge (EDGE_WHY): a stray
+    reaching in from outside, or a neighbour's stroke overrunning, as much as a mark. In
+    place; each mark's reach is kept in its features."""
+    for k, rid in enumerate(st.ids):
+        m = marks[rid]
+        if m.state not in (CHECKED, SLASHED):
+            continue
+        t = t_low[k] if t_low is not None and m.why == QUIET_MARK_WHY else t_faint[k]
+        reach = round(ink_reach(d, over, st, k, float(t), t_print), 3)
+        m.features["reach"] = reach
+        if reach < REACH_MIN:
+            marks[rid] = Mark(REVIEW, 0.4, EMPTY, EDGE_WHY, m.features, INK)
 
 
 def _models_opinion(marks: dict[str, Mark], d: np.ndarray, over: np.ndarray, st: Stack,
