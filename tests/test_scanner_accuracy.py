@@ -1900,3 +1900,28 @@ def test_specks_beside_a_sure_choice_leave_it_the_choice(seed: int, profile: str
     assert res.marks[trace].state == EMPTY
     assert res.marks[trace].why == GROUP_WHY.format(choice)
     assert res.review == []
+
+
+@pytest.mark.parametrize(("seed", "profile", "index", "rid"), [
+    (0, "strays-scan", 11, "mission.aid.1"),  # a pen dash, read again at the scan's noise
+    (0, "strays-scan", 34, "mission.communications.5"),  # ... as dark as the sheet's marks
+    (11, "strays", 10, "promotion.15"),  # a marker line along the box's edge
+    (11, "strays", 23, "mission.strike.1"),  # a faint mark, in the photo's pixels
+])
+def test_a_stray_grazing_an_empty_box_is_no_mark(seed: int, profile: str, index: int,
+                                                  rid: str) -> None:
+    """Session 40, end to end: a stray stroke reaching a fifth of the way into an empty
+    box from outside (the bench's strays sets) was read as a slash or a check, silently;
+    its ink does not span the box both ways as a mark's does (scanner.marks.sheet
+    REACH_MIN), so it is a review for ink at the box's edge, which the rest of the page
+    may settle as empty."""
+    from scanner.marks.classifier import EDGE_WHY
+    from scanner.marks.sheet import REACH_MIN
+
+    case = make_case(case_seed(seed, profile, index), profile)
+    assert case.truth[rid] == EMPTY
+    assert any(rid in g["touches"] for g in case.meta["grazing"])
+    m = read(case).marks[rid]
+    assert m.features["reach"] < REACH_MIN
+    assert ((m.state == REVIEW and m.why == EDGE_WHY)
+            or (m.state == EMPTY and m.why.startswith("settled by"))), m

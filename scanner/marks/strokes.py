@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from scanner.marks.arrays import _median, _percentile
+from scanner.marks.features import extent
 from scanner.marks.stack import Stack
 from scanner.marks.state import CHECKED, REVIEW, SLASHED
 
@@ -198,7 +199,7 @@ def stroke_shape(dk: np.ndarray, over_k: np.ndarray, st: Stack, k: int, t_over: 
     sk = line_fraction(ys, xs, band, inside)
     line = (sk.first, sk.second)
     shape = {"far": round(sk.far, 3), "span": round(sk.span, 3), "end_gap": round(sk.end_gap, 3),
-             "bulge": round(sk.bulge, 3), "extent": _extent(ys, xs, inside)}
+             "bulge": round(sk.bulge, 3), "extent": extent(ys, xs, inside)}
     if fill >= SLASH_MAX_INK and _stroke_state(True, line, shape["far"]) != CHECKED:
         # a thick stroke or a box coloured in? a stroke leaves paper both sides
         split = paper_both_sides(m & inside, inside, band)
@@ -218,22 +219,6 @@ def stroke_shape(dk: np.ndarray, over_k: np.ndarray, st: Stack, k: int, t_over: 
             line = (line[0], (SECOND_SLASH + SECOND_CROSS) / 2)  # review
             shape["far"] = 0.0
     return line, shape
-
-
-def _extent(ys: np.ndarray, xs: np.ndarray, inside: np.ndarray) -> float:
-    """How far the ink reaches across its box: the smaller of its height's and its width's
-    share of the inside's (2nd to 98th percentile of the ink; a slash ~0.8-1, a stroke
-    along one edge far less)."""
-    n = ys.size
-    if n < 4:
-        return 1.0
-    lo, hi = int(0.02 * (n - 1)), int(np.ceil(0.98 * (n - 1)))
-    shares = []
-    for v, axis in ((ys, 1), (xs, 0)):
-        q = np.partition(v, (lo, hi))
-        span = np.flatnonzero(inside.any(axis=axis))
-        shares.append(float(q[hi] - q[lo] + 1) / float(span[-1] - span[0] + 1))
-    return round(min(shares), 3)
 
 
 def _through_print(m: np.ndarray, st: Stack, k: int) -> np.ndarray:
