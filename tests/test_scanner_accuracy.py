@@ -1925,3 +1925,41 @@ def test_a_stray_grazing_an_empty_box_is_no_mark(seed: int, profile: str, index:
     assert m.features["reach"] < REACH_MIN
     assert ((m.state == REVIEW and m.why == EDGE_WHY)
             or (m.state == EMPTY and m.why.startswith("settled by"))), m
+
+
+@pytest.mark.parametrize(("seed", "profile", "index", "rid"), [
+    (251, "clean", 13, "tour.12"),  # over the tour's printed "12": the clean renders' last review
+    (179, "scan-300", 7, "start.roll"),  # a start option's bubble
+])
+def test_a_tick_drawn_low_in_its_box_is_read(seed: int, profile: str, index: int,
+                                             rid: str) -> None:
+    """Session 40, end to end: a pencil tick drawn low in its box leaves little ink in the
+    box's middle (a review for ink at its edge until now), but it spans the box both ways
+    and both tick-or-slash models call it a tick; on a sheet as quiet as a scan it is
+    checked (scanner.marks.sheet LOW_TICK_REACH, LOW_TICK_P)."""
+    from scanner.marks.sheet import DRAWN_LOW_WHY, LOW_TICK_REACH
+
+    case = make_case(case_seed(seed, profile, index), profile)
+    res = read(case)
+    m = res.marks[rid]
+    assert case.truth[rid] == CHECKED
+    assert m.state == CHECKED and m.why == DRAWN_LOW_WHY, m
+    assert m.features["reach"] >= LOW_TICK_REACH
+    assert res.review == []
+
+
+@pytest.mark.parametrize(("seed", "profile", "index", "rid"), [
+    (0, "strays-scan", 33, "mission.aid.4"),  # both models 1.0, reach 0.15
+    (61, "strays-scan", 19, "medal.distinction.7"),  # both models 1.0, reach 0.3
+])
+def test_a_stray_the_models_call_a_tick_is_no_tick_drawn_low(seed: int, profile: str,
+                                                             index: int, rid: str) -> None:
+    """The other side of that rule: strays reaching into empty boxes on quiet sheets that
+    both models call ticks at 1.0 (they answer the ink's shape, not whose it is) stay by
+    the box's edge, so they are not read as ticks drawn low."""
+    from scanner.marks.sheet import DRAWN_LOW_WHY
+
+    case = make_case(case_seed(seed, profile, index), profile)
+    assert case.truth[rid] == EMPTY
+    m = read(case).marks[rid]
+    assert m.state in (EMPTY, REVIEW) and m.why != DRAWN_LOW_WHY, m

@@ -103,6 +103,14 @@ REACH_MIN = 0.3  # a mark's ink spans at least this share of its box across and 
 #   Session 40: of 141,511 marks read right on the first 20 seeds' default sets, 5 reach
 #   less (0.17-0.27, pencil over a promotion box's printed number); of 108 stray strokes
 #   grazing an empty box that were read as marks (strays sets, 7 seeds), 105 reach 0.08-0.26
+LOW_TICK_REACH, LOW_TICK_P = 0.4, 0.98  # on a sheet as quiet as a scan, ink at a box's
+#   edge that spans this much of it both ways and that both tick-or-slash models call a
+#   tick at this or more: a tick drawn low (_drawn_low). Session 40: the fifty seeds'
+#   quiet sheets have three such reviews, all ticks drawn low (reach 0.47-0.6); of the
+#   240 empty boxes the strays sets' quiet sheets send there, the models call 21 ticks at
+#   0.98 or more, but none of them reaches over 0.3 (a stray stays by its edge)
+DRAWN_LOW_WHY = ("a tick drawn low in its box: ink at its edge that spans it, which both "
+                 "tick-or-slash models call a tick")
 WHISPER = 0.004  # faint ink on this share of a box (2 px at 200 dpi): a whisper of ink
 QUIET_BOXES = 0.04  # a sheet whose unmarked boxes whisper no more often than this ...
 LIKE_MARKS = 0.6  # ... reads a little ink at least this share of its marks' level as a mark
@@ -326,6 +334,7 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
     _faint_lines(marks, lines, ends)
     _by_the_edge(marks, d, over, st, t_faint_k, lo_faint, t_print)
     _models_opinion(marks, d, over, st, cal.noise)
+    _drawn_low(marks, d, over, st, t_faint_k, t_print, cal.noise)
     darkness = {}
     for k, g in enumerate(tpl.regions):
         if g.region.kind in ("digits", "text"):
@@ -487,6 +496,29 @@ def _by_the_edge(marks: dict[str, Mark], d: np.ndarray, over: np.ndarray, st: St
         m.features["reach"] = reach
         if reach < REACH_MIN:
             marks[rid] = Mark(REVIEW, 0.4, EMPTY, EDGE_WHY, m.features, INK)
+
+
+def _drawn_low(marks: dict[str, Mark], d: np.ndarray, over: np.ndarray, st: Stack,
+               t_faint: np.ndarray, t_print: float, noise: float) -> None:
+    """On a sheet as quiet as a scan, a box in review for ink at its edge (edge_ink) whose
+    ink still spans it both ways (LOW_TICK_REACH) and that both tick-or-slash models call
+    a tick all but surely (LOW_TICK_P) is a tick drawn low in its box: checked (in place).
+    A stray reaching in from outside stays by its edge; the models alone answer the ink's
+    shape, not whose it is (docs/scanner.md, the rules table)."""
+    if noise >= SCAN_NOISE:
+        return
+    for k, rid in enumerate(st.ids):
+        m = marks[rid]
+        if not edge_ink(m) or "level" not in m.features:
+            continue
+        reach = ink_reach(d, over, st, k, float(t_faint[k]), t_print)
+        if reach < LOW_TICK_REACH:
+            continue
+        seen = (m.features if "models_tick_p" in m.features
+                else models_opinion(_box_ink(d, over, st, k, m.features)))
+        if seen and min(seen["models_tick_p"], seen["models_success_p"]) >= LOW_TICK_P:
+            marks[rid] = Mark(CHECKED, 0.6, CHECKED, DRAWN_LOW_WHY,
+                              {**m.features, **seen, "reach": reach})
 
 
 def _models_opinion(marks: dict[str, Mark], d: np.ndarray, over: np.ndarray, st: Stack,
