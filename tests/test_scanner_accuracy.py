@@ -1931,8 +1931,8 @@ def test_a_stray_grazing_an_empty_box_is_no_mark(seed: int, profile: str, index:
     (251, "clean", 13, "tour.12"),  # over the tour's printed "12": the clean renders' last review
     (179, "scan-300", 7, "start.roll"),  # a start option's bubble
 ])
-def test_a_tick_drawn_low_in_its_box_is_read(seed: int, profile: str, index: int,
-                                             rid: str) -> None:
+def test_a_tick_drawn_low_on_a_quiet_sheet_is_read(seed: int, profile: str, index: int,
+                                                   rid: str) -> None:
     """Session 40, end to end: a pencil tick drawn low in its box leaves little ink in the
     box's middle (a review for ink at its edge until now), but it spans the box both ways
     and both tick-or-slash models call it a tick; on a sheet as quiet as a scan it is

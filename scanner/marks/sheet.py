@@ -472,8 +472,7 @@ def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, n
             # printed "+" widens and sprouts a stub where it crosses it; stays a review
             continue
         if mk.state in (CHECKED, SLASHED):
-            low_f = {"low_ink": round(f["ink"], 4), "low_faint": round(f["faint"], 4),
-                     "low_centre": round(f["centre"], 4)}
+            low_f = {"low_ink": round(f["ink"], 4), "low_faint": round(f["faint"], 4)}
             for model in ("success_p", "tick_p"):  # (what the models said at this noise)
                 if model in f:
                     low_f[f"low_{model}"] = round(f[model], 4)
@@ -492,7 +491,7 @@ def _by_the_edge(marks: dict[str, Mark], d: np.ndarray, over: np.ndarray, st: St
         if m.state not in (CHECKED, SLASHED):
             continue
         t = t_low[k] if t_low is not None and m.why == QUIET_MARK_WHY else t_faint[k]
-        reach = round(ink_reach(d, over, st, k, float(t), t_print), 3)
+        reach = ink_reach(d, over, st, k, float(t), t_print)
         m.features["reach"] = reach
         if reach < REACH_MIN:
             marks[rid] = Mark(REVIEW, 0.4, EMPTY, EDGE_WHY, m.features, INK)
