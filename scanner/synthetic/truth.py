@@ -278,7 +278,7 @@ GRAZE_SHAPES = ("dash", "tail", "along")
 
 def _graze_shape(rng: random.Random, kind: str) -> list[tuple[float, float]]:
     """A stray's polyline in a frame where the box's side is the line y = 0, the box's
-    inside is y > 0, and the stray's innermost point is (0, 1) scaled later to the depth
+    inside is y > 0, and the stray's innermost point is (0, 1), moved later to the depth
     it reaches: a dash from outside, the tail of a neighbour's tick, or a line drawn along
     the side that dips in."""
     a = rng.uniform(-0.9, 0.9)  # off the side's normal
@@ -343,7 +343,8 @@ def _grazing_strays(rng: random.Random, manifest: Manifest, inks: list[Ink], cou
             side = rng.randrange(4)  # 0 top, 1 right, 2 bottom, 3 left
             across = (y1 - y0) if side in (0, 2) else (x1 - x0)
             along = (x1 - x0) if side in (0, 2) else (y1 - y0)
-            depth = rng.uniform(*GRAZE_DEPTH) * across - width / 2  # the ink's far edge
+            # the stroke's innermost centre point: its ink reaches GRAZE_DEPTH of the box
+            depth = rng.uniform(*GRAZE_DEPTH) * across - width / 2
             kind = rng.choice(GRAZE_SHAPES)
             u0 = rng.uniform(-0.3, 0.3) * along
             local = [(u0 + u, v - 1.0 + depth) for u, v in _graze_shape(rng, kind)]
