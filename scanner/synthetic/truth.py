@@ -227,17 +227,17 @@ def _stray_shape(rng: random.Random, kind: str) -> list[list[tuple[float, float]
     return [[(i * 1.6 - n * 0.8, rng.uniform(-1.2, 1.2)) for i in range(n)]]
 
 
+def _quiet_zones(manifest: Manifest) -> list[Rect]:
+    """The markers and the QR code with their quiet zones (x, y, w, h): no stray goes there."""
+    return [(x - m.quiet, y - m.quiet, w + 2 * m.quiet, h + 2 * m.quiet)
+            for m in (*manifest.fiducials, *manifest.qr) for x, y, w, h in [m.rect]]
+
+
 def _stray_marks(rng: random.Random, manifest: Manifest, count: int, colour: tuple[float, ...],
                  width: float) -> tuple[list[Stroke], list[dict[str, Any]]]:
     """Marks beside boxes that are not in any region (doodles, a tally, an arrow)."""
     boxes = [r for r in manifest.regions if r.kind in ("checkbox", "bubble")]
-    keep_out = [r.rect for r in manifest.regions]
-    for f in manifest.fiducials:
-        x, y, w, h = f.rect
-        keep_out.append((x - f.quiet, y - f.quiet, w + 2 * f.quiet, h + 2 * f.quiet))
-    for q in manifest.qr:
-        x, y, w, h = q.rect
-        keep_out.append((x - q.quiet, y - q.quiet, w + 2 * q.quiet, h + 2 * q.quiet))
+    keep_out = [r.rect for r in manifest.regions] + _quiet_zones(manifest)
     px, py, pw, ph = manifest.printable
     col = (float(colour[0]), float(colour[1]), float(colour[2]))
     strokes: list[Stroke] = []
@@ -325,12 +325,9 @@ def _grazing_strays(rng: random.Random, manifest: Manifest, inks: list[Ink], cou
     drawn = [(_samples(s.points, 0.3), s.width) for s in inks if isinstance(s, Stroke)]
     boxes = [r for r in manifest.regions if r.kind in ("checkbox", "bubble")]
     middles = [_middle(r.rect) for r in boxes]
-    keep_out = [(r.rect[0], r.rect[1], r.rect[0] + r.rect[2], r.rect[1] + r.rect[3])
-                for r in manifest.regions if r.kind not in ("checkbox", "bubble")]
-    keep_out += [(x - f.quiet, y - f.quiet, x + w + f.quiet, y + h + f.quiet)
-                 for f in manifest.fiducials for x, y, w, h in [f.rect]]
-    keep_out += [(x - q.quiet, y - q.quiet, x + w + q.quiet, y + h + q.quiet)
-                 for q in manifest.qr for x, y, w, h in [q.rect]]
+    keep_out = [(x, y, x + w, y + h) for x, y, w, h in
+                [r.rect for r in manifest.regions if r.kind not in ("checkbox", "bubble")]
+                + _quiet_zones(manifest)]
     px, py, pw, ph = manifest.printable
     col = (float(colour[0]), float(colour[1]), float(colour[2]))
     reach = width / 2 + 0.3
