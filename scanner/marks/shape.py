@@ -85,7 +85,11 @@ SUCCESS_LEANS = 0.5  # a single stroke the thin-pen model is all but sure is a t
 #   "+1" steep enough to look like a tick's long arm read silently as a tick, the thin-pen
 #   and marker models at 1.0 and 0.97, the success model 0.49. Of the 2,209 ticks on 41
 #   seeds' quiet sheets read as one band with the thin-pen model at 0.999 or more, none
-#   measures under 0.5 (the lowest 0.53, 0.75, 0.86)
+#   measures under 0.5 (the lowest 0.53, 0.75, 0.86). Session 41: nor is a stroke read as
+#   a tick by its widening alone (_widens): a fresh seed's pencil slash across "+1" on a
+#   harsh photo (349 phone 39) widened 2.8 times where it crosses the print, the models
+#   0.11 and 0.33, and read silently as a tick; of the 3,234 ticks read by their widening
+#   on 26 seeds' harsh photos and fifteen seeds' short-ticks sets the lowest measures 0.72
 SETTLED_WHY = "one stroke or two? settled by the success model: a slash"
 TICK_VETO = 0.9  # a slash by the rules that scanner.tickslash's model calls a tick with
 #   this probability: review (bench_ticks: 2-4 px pens' ticks read as slashes 114 -> 7 of
@@ -253,8 +257,10 @@ def _widens(f: dict[str, float], cal: Calibration) -> bool:
     its width, but on a washed-out photo (the print under WASHED_GAIN of its darkness) the
     haze widens a thin one too (the bench's: 1.54 and 1.70), and on a noisy one a faint
     stroke's width is the noise's (2.7): there only a thick mark is told this way. A
-    stroke the model calls a slash is not (_model_slash: a blot or a hook)."""
-    if f.get("bulge", 1.0) < BULGE_TICK or _model_slash(f):
+    stroke the model calls a slash is not (_model_slash: a blot or a hook), nor one the
+    success model leans to call a slash (_success_leans_slash: a pencil slash widened
+    where it crosses the printed number)."""
+    if f.get("bulge", 1.0) < BULGE_TICK or _model_slash(f) or _success_leans_slash(f):
         return False
     return (f["ink"] >= BULGE_INK or cal.noise < QUIET_NOISE
             or (f["ink"] >= F_MARK and cal.gain >= WASHED_GAIN))
