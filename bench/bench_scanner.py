@@ -1,7 +1,7 @@
 """Scanner accuracy and speed on synthetic photos and scans with known truth.
 
 Run: `.venv/bin/python bench/bench_scanner.py [--n N] [--sets phone,clean,...] [--jobs J]
-[--seed S]`. Cases come from `scanner.synthetic.make_case` and are cached in `bench/out/`
+[--seed S[,S...]]`. Cases come from `scanner.synthetic.make_case` and are cached in `bench/out/`
 (image + truth JSON; reused when present). Each is read with `scanner.pipeline.scan_file`
 and compared with its truth. Per set it prints silent box errors (read state != truth and
 not sent to review), boxes sent to review, sheets with no silent error, sheets read
@@ -390,6 +390,17 @@ def check_targets(summaries: dict[str, Summary], outs: list[Outcome], jobs: int 
     return rows
 
 
+def _seeds(text: str) -> tuple[int, ...]:
+    """`--seed`: one base seed, or several comma-separated."""
+    try:
+        seeds = tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a seed or a comma-separated list: {text!r}") from None
+    if not seeds:
+        raise argparse.ArgumentTypeError("no seed given")
+    return seeds
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=None,
@@ -399,7 +410,9 @@ def main() -> int:
                         help=f"comma-separated sets, or 'all' ({', '.join(SETS)})")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="worker processes (each timed on one core)")
-    parser.add_argument("--seed", type=int, default=0, help="base seed of the cases")
+    parser.add_argument("--seed", type=_seeds, default=(0,),
+                        help="base seed of the cases; several, comma-separated, are read "
+                             "into one table (e.g. seeds no rule was tuned on)")
     parser.add_argument("--edition", default="later")
     parser.add_argument("--paper", default="letter", choices=("letter", "a4"))
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out",
@@ -420,11 +433,12 @@ def main() -> int:
     jobs = max(1, args.jobs)
 
     work = []
-    for name in names:
-        profile, default_n = SETS[name]
-        d = case_dir(args.out, args.seed, args.edition, args.paper, name)
-        for i in range(args.n if args.n is not None else default_n):
-            work.append((name, profile, i, args.seed, args.edition, args.paper, str(d)))
+    for seed in args.seed:
+        for name in names:
+            profile, default_n = SETS[name]
+            d = case_dir(args.out, seed, args.edition, args.paper, name)
+            for i in range(args.n if args.n is not None else default_n):
+                work.append((name, profile, i, seed, args.edition, args.paper, str(d)))
     ctx = get_context("spawn")
     t0 = time.perf_counter()
     with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker) as pool:

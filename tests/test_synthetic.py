@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -224,8 +227,6 @@ def test_bad_arguments() -> None:
 
 
 def test_write_case_and_seeds(tmp_path: object, cases: dict[tuple[str, int], Case]) -> None:
-    from pathlib import Path
-
     c = case(cases, "clean", 1)
     path = write_case(c, Path(str(tmp_path)), "c1")
     assert path.read_bytes() == c.encoded
@@ -296,3 +297,21 @@ def test_grazing_strays_touch_only_the_edges_of_boxes() -> None:
             shapes.add(g["shape"])
             grazed += 1
     assert shapes == {"dash", "tail", "along"} and grazed > 100
+
+
+def test_the_bench_pools_several_seeds_into_one_run(tmp_path: Path) -> None:
+    """bench/bench_scanner.py --seed 3,5: each seed's cases in its own folder, one run; a
+    seed that is not a number is refused by the argument parser, nothing made."""
+    bench = Path(__file__).resolve().parent.parent / "bench" / "bench_scanner.py"
+    run = subprocess.run([sys.executable, str(bench), "--seed", "3,5", "--sets", "clean",
+                          "--n", "1", "--out", str(tmp_path), "--generate-only"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "cases: 2 " in run.stderr
+    assert sorted(p.parent.parent.name.rsplit("-", 1)[1] for p in tmp_path.glob("*/clean/*.json")
+                  ) == ["seed3", "seed5"]
+    bad = subprocess.run([sys.executable, str(bench), "--seed", "3,x", "--out",
+                          str(tmp_path / "bad"), "--generate-only"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "not a seed" in bad.stderr
+    assert not (tmp_path / "bad").exists()
