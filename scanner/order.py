@@ -20,7 +20,10 @@ as the sheet's marks (marks.from_ink_in_print) that lies past more than LONE_GAP
 empty boxes, on a track whose sure readings keep the order: the residue of a number
 printed a pixel off as much as a light mark the player made out of order. It goes to
 review, likely what its ink says (session 28: a noisy photo's empty promotion box 58,
-forty boxes past the sheet's last mark, read so). Past one or two empty boxes it stays a
+forty boxes past the sheet's last mark, read so). Since session 41 so does a mark read
+from a faint stroke of its own (marks.light_mark): on a seed no rule was tuned on, an
+empty promotion box 22, twenty boxes past the track's last mark, read as a faint mark
+from its outline's residue on a 2 MP photo. Past one or two empty boxes it stays a
 mark and those boxes are the lone gaps below: a missed mark in them is as likely (on the
 same seed a pencil tick read empty at 0.95 before such a mark).
 
@@ -49,6 +52,7 @@ from scanner.marks import (
     edge_ink,
     from_ink_in_print,
     is_executed,
+    light_mark,
     unclear_ink,
 )
 
@@ -125,10 +129,10 @@ def _sure(marks: Mapping[str, Mark], ids: Sequence[str]) -> tuple[int, int]:
 
 def doubt_marks_past_empty(marks: dict[str, Mark], tracks: Sequence[Sequence[str]]
                            ) -> list[str]:
-    """A mark read from a little ink in its printed number past more than LONE_GAPS sure
-    empty boxes, on a track whose sure readings keep the order, goes to review (in place);
-    their ids. (Past one or two, a mark missed in them is as likely: doubt_lone_gaps
-    sends those to review instead.)"""
+    """A mark read from light evidence (marks.light_mark: a little ink in its printed
+    number, or a faint stroke) past more than LONE_GAPS sure empty boxes, on a track whose
+    sure readings keep the order, goes to review (in place); their ids. (Past one or two,
+    a mark missed in them is as likely: doubt_lone_gaps sends those to review instead.)"""
     doubted = []
     for ids in tracks:
         last_mark, first_empty = _sure(marks, ids)
@@ -141,11 +145,13 @@ def doubt_marks_past_empty(marks: dict[str, Mark], tracks: Sequence[Sequence[str
                 continue
             if m.state == EMPTY and m.confidence >= ANCHOR_CONFIDENCE:
                 empties += 1
-            elif from_ink_in_print(m) and empties > LONE_GAPS:
+            elif light_mark(m) and empties > LONE_GAPS:
+                said = ("a little ink in the print read as a mark" if from_ink_in_print(m)
+                        else "a light mark")
+                cause = "the print's residue" if from_ink_in_print(m) else "the photo's noise"
                 marks[rid] = Mark(REVIEW, GAP_CONFIDENCE, m.state,
-                                  f"a little ink in the print read as a mark, but "
-                                  f"{ids[first_empty]} before it is empty: a light mark out of "
-                                  "order, or the print's residue?", m.features, INK)
+                                  f"{said}, but {ids[first_empty]} before it is empty: a light "
+                                  f"mark out of order, or {cause}?", m.features, INK)
                 doubted.append(rid)
     return doubted
 

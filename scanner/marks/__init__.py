@@ -38,6 +38,7 @@ from scanner.marks.sheet import (
     Reading,
     edge_ink,
     from_ink_in_print,
+    light_mark,
     read_marks,
     unclear_ink,
 )
@@ -76,6 +77,7 @@ __all__ = [
     "from_ink_in_print",
     "id_list",
     "is_executed",
+    "light_mark",
     "read_marks",
     "reading_warnings",
     "require_legible",

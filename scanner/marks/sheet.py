@@ -429,6 +429,15 @@ def from_ink_in_print(m: Mark) -> bool:
     return m.state in (CHECKED, SLASHED) and m.why in (LIKE_MARKS_WHY, LIGHT_BAND_WHY)
 
 
+def light_mark(m: Mark) -> bool:
+    """A mark read from light evidence: from ink in print (from_ink_in_print), or from a
+    faint stroke of its own ("faint mark", or read again at a quiet sheet's own noise),
+    which the photo's noise or a stray can give too (scanner.order doubts such a mark
+    where its track's order says the box is empty)."""
+    return from_ink_in_print(m) or (m.state in (CHECKED, SLASHED)
+                                    and m.why in (FAINT_MARK_WHY, QUIET_MARK_WHY))
+
+
 def _read_light_again(again: list[int], marks: dict[str, Mark], low: dict[str, np.ndarray],
                       d: np.ndarray, over: np.ndarray, st: Stack, cal: Calibration,
                       t_print: float, dpi: float) -> None:
