@@ -982,9 +982,9 @@ def test_dark_sure_marks_keep_a_sheet_of_faint_phantoms_from_being_refused() -> 
                     {"level": level, "fill": 0.3, "t_ink": 0.2})
 
     marks = {f"mission.{k}": box(CHECKED, 0.8) for k in range(12)}
-    marks |= {f"promotion.{k}": box(REVIEW, 0.18) for k in range(40)}
+    marks |= {f"promotion.{k}": box(REVIEW, 0.18) for k in range(30)}
     marks |= {f"skill.{k}": Mark(EMPTY, 0.9, EMPTY, "", {"level": 0.0}) for k in range(400)}
-    contrast = _light_sheet_review(marks, np.full(52, 0.2))  # (40 of 452 unclear: < 10 %)
+    contrast = _light_sheet_review(marks, np.full(42, 0.2))  # (30 of 442 unclear: < 8 %)
     assert contrast < 1.2
     require_legible(_reading(marks, contrast), "sheet.jpg")
     marks |= {f"mission.{k}": box(CHECKED, 0.22) for k in range(12)}  # the sure ones faint too
@@ -993,13 +993,16 @@ def test_dark_sure_marks_keep_a_sheet_of_faint_phantoms_from_being_refused() -> 
 
 
 @pytest.mark.parametrize(("contrast", "unclear", "refused"), [
-    (1.3, 31, "the marks are too faint"), (1.3, 30, ""), (1.49, 40, "the marks are too faint"),
-    (1.6, 80, "too many boxes are unclear"), (1.6, 30, "")])
-def test_a_sheet_with_over_a_tenth_of_its_boxes_unclear_is_refused(
+    (1.3, 25, "the marks are too faint"), (1.3, 24, ""), (1.49, 40, "the marks are too faint"),
+    (1.6, 80, "too many boxes are unclear"), (1.6, 25, "too many boxes are unclear"),
+    (1.6, 24, "")])
+def test_a_sheet_with_over_8_percent_of_its_boxes_unclear_is_refused(
         contrast: float, unclear: int, refused: str) -> None:
-    """Checking more than one box in ten by hand is more work than a better photo. On a
+    """Checking more than 8 % of the boxes by hand is more work than a better photo. On a
     light sheet (LIGHT_RATIO) the fix is a darker pen too; on one whose marks are dark
-    (since session 12) a sharper photo: so unsure a reading errs unseen as well."""
+    (since session 12) a sharper photo: so unsure a reading errs unseen as well (a tenth
+    until session 41, when fresh seeds' photos with 25-34 boxes unclear of 309 read boxes
+    wrong silently besides, 5 of 14)."""
     marks = {f"promotion.{k}": Mark(CHECKED, 0.9, CHECKED, "", {
         "level": 0.3 * contrast, "fill": 0.3, "t_ink": 0.3}) for k in range(300)}
     for k in range(unclear):
@@ -1026,13 +1029,13 @@ def test_marks_a_model_settled_still_count_as_unclear_for_the_photo() -> None:
 
     marks = {f"promotion.{k}": Mark(CHECKED, 0.9, CHECKED, "", {
         "level": 0.48, "fill": 0.3, "t_ink": 0.3}) for k in range(300)}
-    for k in range(30):
+    for k in range(24):
         marks[f"promotion.{k}"] = Mark(REVIEW, 0.4, EMPTY, "light marks on this sheet", {})
-    assert require_legible(_reading(marks, 1.6), "sheet.jpg") is None  # 30 of 300
+    assert require_legible(_reading(marks, 1.6), "sheet.jpg") is None  # 24 of 300
     marks["mission.1"] = Mark(SLASHED, 0.6, SLASHED, "", {"level": 0.48, "fill": 0.3}, SETTLED)
     with pytest.raises(InputFileError) as e:
         require_legible(_reading(marks, 1.6), "sheet.jpg")
-    assert "31 of 301" in e.value.message
+    assert "25 of 301" in e.value.message
 
 
 @pytest.mark.parametrize(("unclear", "refused"), [(75, False), (76, True)])
