@@ -789,6 +789,26 @@ def test_the_success_models_lean_to_a_slash_vetoes_a_tick_read_by_its_widening()
     assert classify({**f, "success_p": 0.72}, True, (0.966, 0.034), quiet).state == CHECKED
 
 
+def test_on_a_scan_a_light_tick_by_ink_off_its_band_that_the_success_model_doubts_is_a_review(
+        ) -> None:
+    """classify: the features of 349 scan-600 7's faint pencil slash across "+1" (6 % of
+    its ink on a second band and as much off its first where it crosses the print) read
+    as a tick, with nothing else on the sheet to review; the success model's 0.094 sends
+    it to review on a scan. At 0.72 (the lowest of the light ticks read so on the fifty
+    seeds' scans, clean renders and short-ticks scans) it is a tick; on a photo the model
+    alone vetoes it only under 0.04, as before."""
+    from scanner.marks.classifier import classify
+
+    f = {"n": 513.0, "ink": 0.0273, "faint": 0.0624, "centre": 0.1622, "level": 0.1802,
+         "fill": 0.0588, "t_ink": 0.1523, "t_faint": 0.0923, "far": 0.062, "span": 0.825,
+         "end_gap": 0.152, "bulge": 2.962, "extent": 0.789, "success_p": 0.0941}
+    scan = Calibration(0.02, 0.004, 0.1523, 0.0923, 0.3, gain=1.0)
+    photo = Calibration(0.02, 0.008, 0.1523, 0.0923, 0.3, gain=1.0)
+    assert classify(f, True, (0.938, 0.062), scan).state == REVIEW
+    assert classify({**f, "success_p": 0.72}, True, (0.938, 0.062), scan).state == CHECKED
+    assert classify(f, True, (0.938, 0.062), photo).state == CHECKED
+
+
 def test_a_faint_slash_widened_by_the_print_on_a_harsh_photo_is_no_silent_tick() -> None:
     """349 phone 39 (a seed no rule was tuned on): a faint pencil slash across "+1" read
     silently as a success before session 41; now a review, never a tick."""
