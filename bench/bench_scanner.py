@@ -395,7 +395,8 @@ def _seeds(text: str) -> tuple[int, ...]:
     try:
         seeds = tuple(int(x) for x in text.split(",") if x.strip())
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a seed or a comma-separated list: {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"not a seed or a comma-separated list: {text!r}") from None
     if not seeds:
         raise argparse.ArgumentTypeError("no seed given")
     return seeds

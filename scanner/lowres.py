@@ -17,10 +17,10 @@ ink go to review, with the reason, and the rest of the sheet is read as usual:
   (the outline and the printed number's blur read as ink there: every box misread as
   marked on those photos).
 
-And a sheet with over UNCLEAR_SHARE (8 %) of its boxes unclear is refused however few marks it reads
-for sure: at full resolution a nearly blank sheet may have that many (the haze of a
-blurred photo's outlines), but under 60 px/inch a pencil's marks may not show at all,
-and such a sheet read 63 of its marks as empty boxes.
+And a sheet with over UNCLEAR_SHARE (8 %) of its boxes unclear is refused however few
+marks it reads for sure: at full resolution a nearly blank sheet may have that many (the
+haze of a blurred photo's outlines), but under 60 px/inch a pencil's marks may not show
+at all, and such a sheet read 63 of its marks as empty boxes.
 
 The player's written score digits are read but not trusted (each cell is 6-8 pixels: a
 "2" read as a "7" at full confidence told a player who had counted right that they had

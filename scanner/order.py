@@ -146,9 +146,8 @@ def doubt_marks_past_empty(marks: dict[str, Mark], tracks: Sequence[Sequence[str
             if m.state == EMPTY and m.confidence >= ANCHOR_CONFIDENCE:
                 empties += 1
             elif light_mark(m) and empties > LONE_GAPS:
-                said = ("a little ink in the print read as a mark" if from_ink_in_print(m)
-                        else "a light mark")
-                cause = "the print's residue" if from_ink_in_print(m) else "the photo's noise"
+                said, cause = (("a little ink in the print read as a mark", "the print's residue")
+                               if from_ink_in_print(m) else ("a light mark", "the photo's noise"))
                 marks[rid] = Mark(REVIEW, GAP_CONFIDENCE, m.state,
                                   f"{said}, but {ids[first_empty]} before it is empty: a light "
                                   f"mark out of order, or {cause}?", m.features, INK)

@@ -32,7 +32,7 @@ UNCLEAR_SHARE = 0.08  # a marked sheet with more of its boxes than this to revie
 #   refused too (require_legible): the bench's light phone photos have 8-21 or 34-75 of
 #   309. 0.1 until session 41: on twenty seeds no rule was tuned on, 5 of the 14 harsh
 #   photos read with 25-34 boxes to review had boxes read wrong silently besides (7 of
-#   the 1,813 read with fewer); on the fifty tuned seeds none of the 28 so read had
+#   the 1,813 read with fewer); on the fifty tuned seeds none of the 28 so read had any
 UNREADABLE_SHARE = 0.25  # ... and any sheet with more than this, however few marks it reads
 #   for sure. Session 31, fresh seed 307 phone 53: faint pencil in a hard shadow read 4
 #   marks for sure and 109 of 309 boxes to review, with 8 marks read empty; no other sheet
