@@ -89,7 +89,10 @@ SUCCESS_LEANS = 0.5  # a single stroke the thin-pen model is all but sure is a t
 #   a tick by its widening alone (_widens): a fresh seed's pencil slash across "+1" on a
 #   harsh photo (349 phone 39) widened 2.8 times where it crosses the print, the models
 #   0.11 and 0.33, and read silently as a tick; of the 3,234 ticks read by their widening
-#   on 26 seeds' harsh photos and fifteen seeds' short-ticks sets the lowest measures 0.72
+#   on 26 seeds' harsh photos and fifteen seeds' short-ticks sets the lowest measures 0.72.
+#   Nor, on a sheet as quiet as a scan, is a faint stroke read as a tick by ink off its
+#   band (_light_stroke_state; 349 scan-600 7 at 0.094): of the 1,062 light ticks read as
+#   checked on the fifty seeds' scans, clean renders and short-ticks scans, 0.72 the lowest
 SETTLED_WHY = "one stroke or two? settled by the success model: a slash"
 TICK_VETO = 0.9  # a slash by the rules that scanner.tickslash's model calls a tick with
 #   this probability: review (bench_ticks: 2-4 px pens' ticks read as slashes 114 -> 7 of
