@@ -945,11 +945,14 @@ def test_a_pencil_fill_with_a_light_loop_on_a_scan_is_no_sure_coloured_in_box() 
     """A pencil correction on a scan (bench case scan-150 8, seed 21): the fill, and a loop
     close round the box that inks only 29 % of its rim, but on three sides. Read silently
     as coloured in before session 17; on a scan a box coloured in never inks three sides of
-    its rim, and a marker fill spilling all round inks its rim as little: review."""
+    its rim, and a marker fill spilling all round inks its rim as little: review. Since
+    session 42 the rim of a sheet not blurred is measured with less margin over the print
+    (features.SHARP_RIM): the loop inks 33 % of it on three sides, a correction."""
     case = make_case(case_seed(21, "scan-150", 8), "scan-150")
     m = read(case).marks["mission.battle.1"]
     assert case.truth["mission.battle.1"] == CANCELLED
-    assert m.likely == CANCELLED and doubted(m, "mission.battle.1", CANCELLED), m
+    assert m.state == CANCELLED or (m.likely == CANCELLED
+                                    and doubted(m, "mission.battle.1", CANCELLED)), m
 
 
 def test_what_a_light_loop_round_a_filled_box_needs_to_be_no_sure_fill() -> None:
@@ -1269,6 +1272,42 @@ def test_what_a_light_fill_with_ink_round_it_needs_to_be_doubted() -> None:
     assert classify(short, False, None, replace(noisy, blur=BLURRED_PX)).state == CHECKED
     for f in (short, full):
         assert classify(f, False, None, replace(noisy, blur=1.2)).state == REVIEW
+
+
+@pytest.mark.parametrize(("seed", "profile", "index", "rid"), [
+    (421, "scan-300", 2, "mission.escort.1"), (367, "scan-600", 1, "skill.navigation.1"),
+    (373, "phone", 70, "mission.sector_command.1"), (379, "phone", 27, "skill.tactics.1"),
+])
+def test_a_light_loop_over_the_outlines_tail_is_seen(seed: int, profile: str, index: int,
+                                                     rid: str) -> None:
+    """Light pencil corrections on seeds no rule was tuned on until session 42: each loop
+    shows all round its box, but its pencil (0.18 on 421 scan-300 2) over the outline's
+    blurred tail (0.06) fell short of the margin a dense fill sets over the print, so the
+    rim measured 0.15-0.27 on one to four sides and the box read silently as coloured in.
+    On a sheet not blurred the margin is smaller (features.SHARP_RIM); 367 scan-600 1's
+    fill stops short of its edges, its loop on three sides (a scan's light loop rule)."""
+    case = make_case(case_seed(seed, profile, index), profile)
+    m = read(case).marks[rid]
+    assert case.truth[rid] == CANCELLED
+    assert m.state in (CANCELLED, REVIEW), m
+
+
+def test_what_a_light_loop_round_a_box_covered_short_of_its_edges_needs_on_a_scan() -> None:
+    """The features of 367 scan-600 1's correction (covered lightly, short of its sides,
+    its rim inked 0.27 on three of four sides): a review on a scan; with the rim inked on
+    two sides, a dark fill or on a noisy photo, coloured in."""
+    from scanner.marks.classifier import classify
+
+    f = {"n": 513.0, "ink": 0.593, "faint": 0.953, "centre": 1.0, "level": 0.173,
+         "fill": 0.739, "t_ink": 0.153, "t_faint": 0.093, "sides": 0.556, "median": 0.165,
+         "halo": 0.27, "halo_strokes": 1, "halo_sides": 3, "halo_seen": 4}
+    scan = _quiet_cal(0.004, 0.3)
+    m = classify(f, False, None, scan)
+    assert m.state == REVIEW and m.likely == CANCELLED, m
+    assert classify({**f, "halo_sides": 2}, False, None, scan).state == CHECKED
+    assert classify({**f, "level": 0.72}, False, None, scan).state == CHECKED
+    assert classify({**f, "halo": 0.12}, False, None, scan).state == CHECKED
+    assert classify(f, False, None, replace(_quiet_cal(0.02, 0.3), blur=1.2)).state == CHECKED
 
 
 @pytest.mark.parametrize(("seed", "profile", "index", "rid", "truth"), [
@@ -1796,12 +1835,15 @@ def test_a_light_fill_with_a_loop_on_two_sides_on_a_noisy_photo_is_a_review() ->
     """Fresh seed 269 phone 14 (session 31's held-out run): two pencil corrections on a
     noisy photo, not blurred, their loops inking the rim 0.18 and 0.23 on two of four
     sides, read silently as coloured in. A light fill's loop hides in the fill's own
-    spill, so on a photo not blurred such a rim is a review, as on a quiet sheet."""
+    spill, so on a photo not blurred such a rim is a review, as on a quiet sheet. Since
+    session 42 the rim of a photo not blurred is measured with less margin over the print
+    (features.SHARP_RIM), and a loop may then show all round: a correction."""
     case = make_case(case_seed(269, "phone", 14), "phone")
     r = read(case)
     for rid in ("mission.establish_starbase.2", "medal.starburst.2"):
         assert case.truth[rid] == CANCELLED
-        assert (r.marks[rid].state, r.marks[rid].likely) == (REVIEW, CANCELLED), r.marks[rid]
+        m = r.marks[rid]
+        assert m.state == CANCELLED or (m.state, m.likely) == (REVIEW, CANCELLED), m
 
 
 def test_a_slash_the_success_model_leans_to_is_no_sure_model_tick() -> None:
