@@ -1277,6 +1277,7 @@ def test_what_a_light_fill_with_ink_round_it_needs_to_be_doubted() -> None:
 @pytest.mark.parametrize(("seed", "profile", "index", "rid"), [
     (421, "scan-300", 2, "mission.escort.1"), (367, "scan-600", 1, "skill.navigation.1"),
     (373, "phone", 70, "mission.sector_command.1"), (379, "phone", 27, "skill.tactics.1"),
+    (479, "phone", 42, "mission.training.4"),
 ])
 def test_a_light_loop_over_the_outlines_tail_is_seen(seed: int, profile: str, index: int,
                                                      rid: str) -> None:
@@ -1285,17 +1286,19 @@ def test_a_light_loop_over_the_outlines_tail_is_seen(seed: int, profile: str, in
     blurred tail (0.06) fell short of the margin a dense fill sets over the print, so the
     rim measured 0.15-0.27 on one to four sides and the box read silently as coloured in.
     On a sheet not blurred the margin is smaller (features.SHARP_RIM); 367 scan-600 1's
-    fill stops short of its edges, its loop on three sides (a scan's light loop rule)."""
+    fill stops short of its edges, its loop on three sides (a scan's light loop rule), and
+    so does 479 phone 42's (a seed after the twenty), its loop over 0.3 on a quiet photo."""
     case = make_case(case_seed(seed, profile, index), profile)
     m = read(case).marks[rid]
     assert case.truth[rid] == CANCELLED
     assert m.state in (CANCELLED, REVIEW), m
 
 
-def test_what_a_light_loop_round_a_box_covered_short_of_its_edges_needs_on_a_scan() -> None:
+def test_what_a_light_loop_round_a_box_covered_short_of_its_edges_needs() -> None:
     """The features of 367 scan-600 1's correction (covered lightly, short of its sides,
     its rim inked 0.27 on three of four sides): a review on a scan; with the rim inked on
-    two sides, a dark fill or on a noisy photo, coloured in."""
+    two sides, a dark fill or on a noisy photo, coloured in. Inked 0.39, a review on a
+    photo where a light loop shows too."""
     from scanner.marks.classifier import classify
 
     f = {"n": 513.0, "ink": 0.593, "faint": 0.953, "centre": 1.0, "level": 0.173,
@@ -1308,6 +1311,14 @@ def test_what_a_light_loop_round_a_box_covered_short_of_its_edges_needs_on_a_sca
     assert classify({**f, "level": 0.72}, False, None, scan).state == CHECKED
     assert classify({**f, "halo": 0.12}, False, None, scan).state == CHECKED
     assert classify(f, False, None, replace(_quiet_cal(0.02, 0.3), blur=1.2)).state == CHECKED
+    # a loop over HALO_REVIEW on three sides is one wherever a light fill's loop shows
+    # (_light_fill: a quiet sheet, or a photo not blurred); on a blurred photo a mark's
+    # own blur inks the rim
+    loop = {**f, "halo": 0.39}
+    for cal in (_quiet_cal(0.009, 0.3), replace(_quiet_cal(0.02, 0.3), blur=1.2)):
+        assert classify(loop, False, None, cal).state == REVIEW
+    blurred = replace(_quiet_cal(0.02, 0.3), blur=BLURRED_PX)
+    assert classify(loop, False, None, blurred).state == CHECKED
 
 
 @pytest.mark.parametrize(("seed", "profile", "index", "rid", "truth"), [

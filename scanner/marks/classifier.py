@@ -79,7 +79,12 @@ RIM_SIDES = 3  # on a sheet as quiet as a scan (SCAN_NOISE), a filled box whose 
 #   42 so too a box covered lightly short of its edges (pencil, under PENCIL_FILL) with its
 #   rim inked over PENCIL_HALO on this many sides: a review (367 scan-600 1's correction,
 #   0.27 on three sides, read as coloured in; of the 2,312 such boxes on twenty fresh
-#   seeds' scans one other has three sides, a dark fill whose rim measures 0.12)
+#   seeds' scans one other has three sides, a dark fill whose rim measures 0.12); and on
+#   a sheet where a light loop shows (_light_fill), one so covered with its rim inked over
+#   HALO_REVIEW on this many sides (479 phone 42's pencil correction, covering 77 % of its
+#   box, its loop 0.39 on all three sides seen, read as coloured in: a seed after the
+#   twenty; on those twenty's harsh photos the four boxes coloured in with such a rim
+#   were all on blurred photos)
 HALO_FILL = 0.75  # a box inked this much has its rim measured too (halo_ink), and one
 #   struck through or ringed on STRUCK_SIDES is a review as nearly filled ones are
 #   (session 26: seed 157's light pencil correction filled to 81 % read as coloured in;
@@ -299,12 +304,15 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
                 and halo_sides >= STRUCK_SIDES
                 and (f.get("halo_strokes", 0) >= 2 or halo >= HALO_CANCEL))
             or (cal.noise < SCAN_NOISE and _covered(f) and f["level"] < PENCIL_FILL
-                and halo >= PENCIL_HALO and halo_sides >= RIM_SIDES)):
+                and halo >= PENCIL_HALO and halo_sides >= RIM_SIDES)
+            or (_covered(f) and _light_fill(f, cal) and halo >= HALO_REVIEW
+                and halo_sides >= RIM_SIDES)):
         # filled lightly, nearly to its edges (short of a side), with ink past the outline
         # on two sides or more: a light correction's loop as much as a fill's spill; on
         # any sheet, one inked over HALO_FILL struck through past its outline, or its rim
-        # inked as a correction's is, on three sides or more; and on a scan, one covered
-        # lightly (PENCIL_FILL) with a light loop (PENCIL_HALO) on RIM_SIDES sides
+        # inked as a correction's is, on three sides or more; and one covered lightly
+        # (PENCIL_FILL) with a loop on RIM_SIDES sides: a light one (PENCIL_HALO) on a
+        # scan, one over HALO_REVIEW where a light fill's loop shows (_light_fill)
         return Mark(REVIEW, 0.45, CANCELLED, NEAR_FILLED_WHY, f)
     if f["faint"] >= SMEARED_FAINT and ink < SMEARED_SHARE * f["faint"]:
         # faint ink over most of the box, little of it over the full threshold: filled
