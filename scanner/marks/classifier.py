@@ -303,10 +303,8 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
             or (_covered(f) and halo >= HALO_REVIEW
                 and halo_sides >= STRUCK_SIDES
                 and (f.get("halo_strokes", 0) >= 2 or halo >= HALO_CANCEL))
-            or (cal.noise < SCAN_NOISE and _covered(f) and f["level"] < PENCIL_FILL
-                and halo >= PENCIL_HALO and halo_sides >= RIM_SIDES)
-            or (_covered(f) and _light_fill(f, cal) and halo >= HALO_REVIEW
-                and halo_sides >= RIM_SIDES)):
+            or (_covered(f) and _light_fill(f, cal) and halo_sides >= RIM_SIDES
+                and halo >= (PENCIL_HALO if cal.noise < SCAN_NOISE else HALO_REVIEW))):
         # filled lightly, nearly to its edges (short of a side), with ink past the outline
         # on two sides or more: a light correction's loop as much as a fill's spill; on
         # any sheet, one inked over HALO_FILL struck through past its outline, or its rim
