@@ -31,6 +31,11 @@ ENDS_MIN_PX = 6  # ends_z: each end of a band shows on at least this many plain 
 LINE_SCORE = 2.5  # a band this many interquartile ranges over the sheet's median: review
 ENDS_SCORE = 4.0  # ... and so is a box with text printed in it whose band's two ends stand
 ENDS_SPREAD = 0.5  # this far over those of the sheet's boxes whose band does not stand out
+LINE_RATIO = 6.0  # a box without text printed in it whose band's z is this many times the
+#   median of the sheet's other such boxes: review (plain_standing_out). Session 43: a
+#   blurred photo's pale pencil slash (467 phone 84) scored 8.9 there but 1.8 by LINE_SCORE,
+#   whose reference holds the printed boxes, their print's residue spreading it; of the
+#   42,638 empty plain boxes measured on thirty fresh seeds' harsh photos none is over 4.8
 BAND_SOME = 1.5  # BAND_SOME (interquartile ranges, at least ENDS_SPREAD wide in z), its band
 #   standing out that far (session 34: 317 phone 26's pencil slash across "+1", read empty,
 #   scores 2.01 and 5.50; of 11,000 empty printed mission boxes measured on seeds 0, 313
@@ -131,14 +136,25 @@ def standing_out(z: Mapping[str, float]) -> dict[str, float]:
     return {rid: round(sc, 2) for rid, sc in scores.items() if sc > LINE_SCORE}
 
 
-def ends_standing_out(z: Mapping[str, float], ends: Mapping[str, float]) -> dict[str, float]:
-    """The boxes with text printed in them whose band stands out a little from the sheet's
-    others (BAND_SOME) and whose band's two ends (ends_z, `ends`: those boxes only) stand
-    out from those of the boxes whose band does not (ENDS_SCORE): id -> how many
-    interquartile ranges (at least ENDS_SPREAD) the ends stand over their median. Two
-    measures of one stroke agreeing: the band's over the print (whose residue spreads
-    its empty boxes' scores) and the ends' in the paper beside it (which one speck
-    cannot raise)."""
+def plain_standing_out(z: Mapping[str, float]) -> dict[str, float]:
+    """The boxes without text printed in them (`z`: those only) whose band is LINE_RATIO
+    times the median of theirs or more: id -> that ratio. Compared with their own kind
+    alone, as the print's residue spreads the printed boxes' bands."""
+    if len(z) < LINE_BOXES:
+        return {}
+    med = max(float(np.median(np.asarray(list(z.values()), np.float64))), 1e-6)
+    return {rid: round(v / med, 2) for rid, v in z.items() if v / med >= LINE_RATIO}
+
+
+def ends_standing_out(z: Mapping[str, float], ends: Mapping[str, float],
+                      traced: frozenset[str] = frozenset()) -> dict[str, float]:
+    """The boxes with text printed in them whose band's two ends (ends_z, `ends`: those
+    boxes only) stand out from those of the boxes whose band does not (ENDS_SCORE), and
+    whose band stands out a little from the sheet's others (BAND_SOME) or which hold a
+    trace of faint ink (`traced`): id -> how many interquartile ranges (at least
+    ENDS_SPREAD) the ends stand over their median. Two measures of one stroke agreeing:
+    the ends' in the paper beside the print (which one speck cannot raise) and the band's
+    over the print (whose residue spreads its empty boxes' scores) or the faint ink's."""
     if len(z) < LINE_BOXES or len(ends) < LINE_BOXES:
         return {}
     band = band_scores(z, list(z.values()))
@@ -150,7 +166,7 @@ def ends_standing_out(z: Mapping[str, float], ends: Mapping[str, float]) -> dict
     out = {}
     for rid, e in ends.items():
         score = (e - float(q50)) / spread
-        if score >= ENDS_SCORE and band.get(rid, 0.0) >= BAND_SOME:
+        if score >= ENDS_SCORE and (band.get(rid, 0.0) >= BAND_SOME or rid in traced):
             out[rid] = round(score, 2)
     return out
 

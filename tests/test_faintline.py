@@ -12,11 +12,13 @@ from scanner.faintline import (
     BAND_SOME,
     ENDS_SCORE,
     LINE_BOXES,
+    LINE_RATIO,
     LINE_SCORE,
     band_scores,
     band_z,
     ends_standing_out,
     ends_z,
+    plain_standing_out,
     standing_out,
 )
 
@@ -137,3 +139,23 @@ def test_ends_flag_a_box_only_when_its_band_stands_out_a_little_too() -> None:
     z["mission.slashed.1"] = float(np.median(list(z.values())))  # its band alone says no
     assert band_scores(z, list(z.values()))["mission.slashed.1"] < BAND_SOME
     assert ends_standing_out(z, ends) == {}
+    # ... unless faint ink shows in it (a trace): then the ends alone say it
+    traced = frozenset({"mission.slashed.1", "mission.m.3"})
+    assert list(ends_standing_out(z, ends, traced)) == ["mission.slashed.1"]
+
+
+def test_a_plain_box_is_compared_with_the_plain_boxes_alone() -> None:
+    """Beside printed boxes whose print's residue spreads the bands, a plain box's faint
+    line hardly stands out of them all; against the plain boxes alone it is LINE_RATIO
+    times their median. Noise alone, and too few plain boxes, flag nothing."""
+    plain = {f"mission.p.{i}": band_z(_box(i), FULL, NOISE) for i in range(20)}
+    assert plain_standing_out(plain) == {}
+    residue = {f"mission.r.{i}": band_z(_box(200 + i, (i % 7) * NOISE), FULL, NOISE)
+               for i in range(40)}
+    line = band_z(_box(99, 2.0 * NOISE), FULL, NOISE)
+    both = {**plain, **residue, "mission.slashed.1": line}
+    assert "mission.slashed.1" not in standing_out(both)
+    out = plain_standing_out({**plain, "mission.slashed.1": line})
+    assert list(out) == ["mission.slashed.1"] and out["mission.slashed.1"] >= LINE_RATIO
+    few = dict(list(plain.items())[: LINE_BOXES - 2])
+    assert plain_standing_out({**few, "mission.slashed.1": line}) == {}

@@ -22,7 +22,7 @@ import pytest
 import sheets
 from game.opial.marks import CANCELLED, CHECKED, SLASHED, meaning
 from scanner.consistency import INK_ALONE, SETTLED_WHY
-from scanner.faintline import ENDS_SCORE, LINE_SCORE
+from scanner.faintline import ENDS_SCORE, LINE_RATIO, LINE_SCORE
 from scanner.linesum import CONFIRMED
 from scanner.marks import BLURRED_PX, EMPTY, REVIEW, Calibration, Mark
 from scanner.marks.sheet import FAINT_LINE_WHY, LIGHT_BAND_WHY
@@ -1552,6 +1552,27 @@ def test_a_faint_slash_across_a_printed_number_showing_at_both_ends_is_a_review(
     assert case.truth["mission.system_defense.1"] == SLASHED
     assert (m.state, m.why) == (REVIEW, FAINT_LINE_WHY), m
     assert m.features["faint_ends"] >= ENDS_SCORE
+
+
+@pytest.mark.parametrize(("seed", "index", "rid", "key", "bar"), [
+    (467, 84, "mission.security.1", "faint_plain", LINE_RATIO),
+    (521, 51, "mission.system_defense.2", "faint_ends", ENDS_SCORE),
+])
+def test_a_pale_slash_the_print_hides_from_the_sheets_bands_is_a_review(
+        seed: int, index: int, rid: str, key: str, bar: float) -> None:
+    """Two pale pencil marks read silently as empty on seeds after the fifty tuned and
+    twenty fresh ones (session 43). 467 phone 84 is quiet but blurred, so its light marks
+    were neither read again nor summed along a band (now they are); its slash in a plain
+    box stands 8.9 times the median of the plain boxes' bands, but only 1.8 interquartile
+    ranges over all the sheet's, whose printed boxes' residue spreads them. 521 phone 51's
+    slash across "+1" shows at both its ends in the paper (9.0) and leaves a trace of faint
+    ink (2.2 %), while its band over the print is like the empty printed boxes'. Each is a
+    review now, which the rest of the page settles to its truth."""
+    case = make_case(case_seed(seed, "phone", index), "phone")
+    m = read(case).marks[rid]
+    assert case.truth[rid] in (CHECKED, SLASHED)
+    assert doubted(m, rid, case.truth[rid], FAINT_LINE_WHY), m
+    assert m.features[key] >= bar
 
 
 def test_noise_read_as_a_faint_mark_above_a_tour_not_reached_is_a_review() -> None:

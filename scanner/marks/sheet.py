@@ -18,6 +18,7 @@ from scanner.faintline import (
     band_z,
     ends_standing_out,
     ends_z,
+    plain_standing_out,
     standing_out,
 )
 from scanner.marks.arrays import _blur3, _median, _pct, _rows
@@ -257,11 +258,12 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
     marks: dict[str, Mark] = {}
     faint: list[str] = []
     # a stroke too faint for any of its pixels to clear the noise (scanner.faintline), on a
-    # sheet noisier than a scan (on one as quiet, _read_light_again reads it at the sheet's
-    # own noise): each Executed box read empty gets its darkest straight band's z
+    # sheet noisier than a scan or blurred (on one quiet and sharp, _read_light_again reads
+    # it at the sheet's own noise): each Executed box read empty gets its darkest straight
+    # band's z
     lines: dict[str, float] = {}
     ends: dict[str, float] = {}  # ... and each of those with text printed in it, its ends'
-    measure_lines = cal.noise >= SCAN_NOISE
+    measure_lines = cal.noise >= SCAN_NOISE or cal.blur >= BLURRED_PX
     for k, rid in enumerate(st.ids):
         f = _box_features(feats, k, t_ink_k, t_faint_k)
         g = tpl.regions[st.index[k]]
@@ -617,11 +619,17 @@ def _faint_lines(marks: dict[str, Mark], lines: dict[str, float], ends: dict[str
                  ) -> None:
     """An Executed box read empty whose darkest straight band stands out from the
     sheet's other empty Executed boxes (scanner.faintline: a slash too faint for any of
-    its pixels to clear the photo's noise), or, with text printed in it, whose band stands
-    out a little and shows at both ends in the paper beside the print
-    (faintline.ends_standing_out), goes to review, likely empty (in place)."""
+    its pixels to clear the photo's noise), or without text printed in it from those
+    without (faintline.plain_standing_out), or, with text printed in it, whose band's ends
+    show in the paper beside the print and whose band stands out a little or that holds a
+    trace of faint ink (F_EMPTY; faintline.ends_standing_out), goes to review, likely
+    empty (in place)."""
+    traced = frozenset(rid for rid in ends if marks[rid].features["faint"] >= F_EMPTY)
+    plain = {rid: z for rid, z in lines.items() if rid not in ends}
     found = [(rid, "faint_line", sc) for rid, sc in standing_out(lines).items()]
-    found += [(rid, "faint_ends", sc) for rid, sc in ends_standing_out(lines, ends).items()]
+    found += [(rid, "faint_plain", sc) for rid, sc in plain_standing_out(plain).items()]
+    found += [(rid, "faint_ends", sc)
+              for rid, sc in ends_standing_out(lines, ends, traced).items()]
     for rid, key, score in found:
         m = marks[rid]
         if m.state == EMPTY:
