@@ -35,7 +35,8 @@ LINE_RATIO = 6.0  # a box without text printed in it whose band's z is this many
 #   median of the sheet's other such boxes: review (plain_standing_out). Session 43: a
 #   blurred photo's pale pencil slash (467 phone 84) scored 8.9 there but 1.8 by LINE_SCORE,
 #   whose reference holds the printed boxes, their print's residue spreading it; of the
-#   42,638 empty plain boxes measured on thirty fresh seeds' harsh photos none is over 4.8
+#   42,638 empty plain boxes measured on thirty fresh seeds' harsh photos none is over 4.8;
+#   a blurred 150 dpi copy's toner specks raised two to 7.5 and 9.4: specks are left out
 BAND_SOME = 1.5  # BAND_SOME (interquartile ranges, at least ENDS_SPREAD wide in z), its band
 #   standing out that far (session 34: 317 phone 26's pencil slash across "+1", read empty,
 #   scores 2.01 and 5.50; of 11,000 empty printed mission boxes measured on seeds 0, 313

@@ -1575,6 +1575,17 @@ def test_a_pale_slash_the_print_hides_from_the_sheets_bands_is_a_review(
     assert m.features[key] >= bar
 
 
+def test_toner_specks_in_a_plain_box_are_no_faint_line() -> None:
+    """239 scan-150 12, a blurred 150 dpi copy of a marker sheet: two toner specks in an
+    empty plain mission box raise its band 7-9 times the plain boxes' median. A box whose
+    faint ink is specks alone is not flagged by that ratio (its band is the specks')."""
+    case = make_case(case_seed(239, "scan-150", 12), "scan-150")
+    res = read(case)
+    for rid in ("mission.escort.2", "mission.security.5"):
+        assert case.truth[rid] == EMPTY
+        assert res.marks[rid].state == EMPTY, res.marks[rid]
+
+
 def test_noise_read_as_a_faint_mark_above_a_tour_not_reached_is_a_review() -> None:
     """Fresh seed 283, phone 9: on a dim photo JPEG blotches in an empty box above tour 11
     read silently as a faint tick until session 34, with tour 10 surely not checked off.

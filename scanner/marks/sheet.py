@@ -263,6 +263,7 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
     # band's z
     lines: dict[str, float] = {}
     ends: dict[str, float] = {}  # ... and each of those with text printed in it, its ends'
+    specked: set[str] = set()  # ... and those without whose faint ink is specks alone
     measure_lines = cal.noise >= SCAN_NOISE or cal.blur >= BLURRED_PX
     for k, rid in enumerate(st.ids):
         f = _box_features(feats, k, t_ink_k, t_faint_k)
@@ -307,6 +308,8 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
             if st.printed[k]:
                 ends[rid] = ends_z(d[k], st.inside[k] | st.text[k], st.inside[k],
                                    float(noise_k[k]))
+            elif f["faint"] > 0 and _specks(d[k], inside, f["t_faint"], tpl.dpi):
+                specked.add(rid)
         if mk.why.startswith("faint"):
             faint.append(rid)
         marks[rid] = mk
@@ -333,7 +336,7 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
         _light_bands(again, marks, low["ink"], d, over, st, cal.noise)
         if not cal.ink_level:  # a blank scan's toner specks (in a box without print)
             _uncompared_faint_marks(marks, QUIET_MARK_WHY, printed)
-    _faint_lines(marks, lines, ends)
+    _faint_lines(marks, lines, ends, specked)
     _by_the_edge(marks, d, over, st, t_faint_k, lo_faint, t_print)
     _models_opinion(marks, d, over, st, cal.noise)
     _drawn_low(marks, d, over, st, t_faint_k, t_print, cal.noise)
@@ -615,19 +618,21 @@ def _light_tick_p(d: np.ndarray, over: np.ndarray, st: Stack, k: int, f: dict[st
     return tick_probability(_box_ink(d, over, st, k, f), False)
 
 
-def _faint_lines(marks: dict[str, Mark], lines: dict[str, float], ends: dict[str, float]
-                 ) -> None:
+def _faint_lines(marks: dict[str, Mark], lines: dict[str, float], ends: dict[str, float],
+                 specked: set[str]) -> None:
     """An Executed box read empty whose darkest straight band stands out from the
     sheet's other empty Executed boxes (scanner.faintline: a slash too faint for any of
     its pixels to clear the photo's noise), or without text printed in it from those
-    without (faintline.plain_standing_out), or, with text printed in it, whose band's ends
-    show in the paper beside the print and whose band stands out a little or that holds a
-    trace of faint ink (F_EMPTY; faintline.ends_standing_out), goes to review, likely
-    empty (in place)."""
+    without (faintline.plain_standing_out; not one `specked`, whose faint ink is toner
+    specks, a photocopy's, that raise its band), or, with text printed in it, whose
+    band's ends show in the paper beside the print and whose band stands out a little or
+    that holds a trace of faint ink (F_EMPTY; faintline.ends_standing_out), goes to
+    review, likely empty (in place)."""
     traced = frozenset(rid for rid in ends if marks[rid].features["faint"] >= F_EMPTY)
     plain = {rid: z for rid, z in lines.items() if rid not in ends}
     found = [(rid, "faint_line", sc) for rid, sc in standing_out(lines).items()]
-    found += [(rid, "faint_plain", sc) for rid, sc in plain_standing_out(plain).items()]
+    found += [(rid, "faint_plain", sc) for rid, sc in plain_standing_out(plain).items()
+              if rid not in specked]
     found += [(rid, "faint_ends", sc)
               for rid, sc in ends_standing_out(lines, ends, traced).items()]
     for rid, key, score in found:
