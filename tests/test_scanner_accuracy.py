@@ -25,6 +25,7 @@ from scanner.consistency import INK_ALONE, SETTLED_WHY
 from scanner.faintline import ENDS_SCORE, LINE_RATIO, LINE_SCORE
 from scanner.linesum import CONFIRMED
 from scanner.marks import BLURRED_PX, EMPTY, REVIEW, Calibration, Mark
+from scanner.marks.classifier import HALO_FILL
 from scanner.marks.sheet import FAINT_LINE_WHY, LIGHT_BAND_WHY
 from scanner.pipeline import SheetResult, scan_page
 from scanner.synthetic import Case, case_seed, make_case
@@ -1292,6 +1293,19 @@ def test_a_light_loop_over_the_outlines_tail_is_seen(seed: int, profile: str, in
     m = read(case).marks[rid]
     assert case.truth[rid] == CANCELLED
     assert m.state in (CANCELLED, REVIEW), m
+
+
+def test_a_correction_covering_under_three_quarters_of_its_box_has_its_rim_looked_at() -> None:
+    """421 phone 50 (a fresh seed): a pencil correction over "+4" covering 72 % of its box,
+    struck through past its outline with its loop inking 40 % of the rim on three sides,
+    read silently as a tick until session 43, its rim never measured (from 75 % then). Its
+    rim is measured from HALO_FILL (0.7) now: a review, likely cancelled."""
+    case = make_case(case_seed(421, "phone", 50), "phone")
+    rid = "mission.war_command.1"
+    m = read(case).marks[rid]
+    assert case.truth[rid] == CANCELLED
+    assert HALO_FILL <= m.features["fill"] < 0.75 and m.features["halo_sides"] >= 3, m
+    assert m.state == REVIEW and m.likely == CANCELLED, m
 
 
 def test_what_a_light_loop_round_a_box_covered_short_of_its_edges_needs() -> None:

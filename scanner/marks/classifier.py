@@ -85,11 +85,15 @@ RIM_SIDES = 3  # on a sheet as quiet as a scan (SCAN_NOISE), a filled box whose 
 #   box, its loop 0.39 on all three sides seen, read as coloured in: a seed after the
 #   twenty; on those twenty's harsh photos the four boxes coloured in with such a rim
 #   were all on blurred photos)
-HALO_FILL = 0.75  # a box inked this much has its rim measured too (halo_ink), and one
+HALO_FILL = 0.7  # a box inked this much has its rim measured too (halo_ink), and one
 #   struck through or ringed on STRUCK_SIDES is a review as nearly filled ones are
 #   (session 26: seed 157's light pencil correction filled to 81 % read as coloured in;
 #   of 12,330 boxes coloured in or ticked at 75-85 % on twenty seeds' photos one goes to
-#   review, none on the scans; no other reading changed)
+#   review, none on the scans; no other reading changed). 0.75 until session 43: 421
+#   phone 50's pencil correction covers 72 %, its loop inking 40 % of the rim on three
+#   sides, struck through, and read as a tick. From 0.7, on 90 seeds' harsh photos two
+#   pen ticks more go to review and one empty box fewer; a photo that had 24 boxes to
+#   review has 25, and is refused (over UNCLEAR_SHARE)
 FAINT_COVER = 0.85  # ... and so is one with faint ink over this much of it (a light pencil
 #   correction filled to 68 %, faint ink on 86 %, its loop never looked at: 313 phone 14)
 STRUCK_SIDES = 3  # a box filled nearly to its edges (short of F_FILLED's sides) and struck
