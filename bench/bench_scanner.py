@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from game.opial.marks import CANCELLED, meaning  # noqa: E402
 from game.opial.state import SCORE_LINES, CareerState  # noqa: E402
-from scanner.synthetic import VERSION, case_seed, make_case, write_case  # noqa: E402
+from scanner.synthetic.cache import case_dir, generate_case  # noqa: E402
 
 # set name -> (synthetic profile, default number of sheets)
 SETS: dict[str, tuple[str, int]] = {
@@ -59,39 +59,6 @@ TARGET_ERROR = 0.001  # harsh phone: silent box errors
 TARGET_REVIEW = 0.01  # harsh phone: boxes sent to review
 TARGET_MS_12MP = 250.0  # per 12 MP photo per core, OCR included
 EXACT_SETS = ("clean", "scan-150", "scan-300", "scan-600")
-
-
-# --- generating (or reusing) the cases -------------------------------------------------------
-def case_dir(out: Path, seed: int, edition: str, paper: str, name: str) -> Path:
-    return out / f"synthetic-v{VERSION}-{edition}-{paper}-seed{seed}" / name
-
-
-def _cached(directory: Path, stem: str) -> Path | None:
-    meta = directory / f"{stem}.json"
-    if not meta.is_file():
-        return None
-    try:
-        rec = json.loads(meta.read_text())
-    except (OSError, ValueError):
-        return None
-    image = directory / f"{stem}{rec.get('ext', '')}"
-    if rec.get("format") != f"starsheets/synthetic@{VERSION}" or not image.is_file():
-        return None
-    return image
-
-
-def _generate(job: tuple[str, str, int, int, str, str, str]) -> tuple[str, float, bool]:
-    """Make (or find) one case; returns its image path, generation ms, and whether it
-    was made now."""
-    name, profile, index, seed, edition, paper, directory = job
-    d, stem = Path(directory), f"{index:04d}"
-    found = _cached(d, stem)
-    if found is not None:
-        return str(found), 0.0, False
-    t0 = time.perf_counter()
-    case = make_case(case_seed(seed, name, index), profile, edition, paper)
-    ms = (time.perf_counter() - t0) * 1000
-    return str(write_case(case, d, stem)), ms, True
 
 
 # --- reading them ----------------------------------------------------------------------------
@@ -443,7 +410,7 @@ def main() -> int:
     ctx = get_context("spawn")
     t0 = time.perf_counter()
     with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker) as pool:
-        made = list(pool.map(_generate, work, chunksize=1))
+        made = list(pool.map(generate_case, work, chunksize=1))
     fresh = [ms for _, ms, new in made if new]
     print(f"cases: {len(made)} in {args.out} ({len(fresh)} generated, "
           f"{time.perf_counter() - t0:.1f} s)", file=sys.stderr)
