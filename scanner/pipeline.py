@@ -108,6 +108,7 @@ class SheetResult:
     from_form: bool = False
     spacer: Any = None  # Spacer forms: scanner.spacer.SpacerPage (a page) or SpacerForm
     identified: str = ""  # how the sheet code was found: scanner.identify.Identity.method
+    box_inputs: Any = None  # what scanner.marks.audit saw of each box (to train it)
 
     @property
     def checks(self) -> list[str]:
@@ -191,7 +192,7 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
         tpl = blank(manifest, WORKING_DPI)
     with t.stage("marks"):
         inks: dict[str, np.ndarray] = {}  # the Executed boxes' ink, for scanner.lowres
-        reading = read_marks(canvas, tpl, inks)
+        reading = read_marks(canvas, tpl, inks, audit=True)
         doubt_blurred_successes(reading.marks, reading.print_look[0], inks)
     rules = load_rules(manifest.edition)
     tracks = ordered_tracks(rules)
@@ -216,6 +217,7 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
     doubt_by_rules(reading.marks, rules)  # (after: a box it doubts is never settled)
     doubt_named_missing(reading.marks, rules)  # (last: once the sheet's reviews are known)
     res.marks = reading.marks
+    res.box_inputs = reading.audit_inputs
     by_shape = [rid for rid in by_rules if SHAPE_WHY in reading.marks[rid].why]
     by_rules = [rid for rid in by_rules if rid not in by_shape]
     if by_rules:

@@ -2114,3 +2114,19 @@ def test_a_stray_the_models_call_a_tick_is_no_tick_drawn_low(seed: int, profile:
     assert case.truth[rid] == EMPTY
     m = read(case).marks[rid]
     assert m.state in (EMPTY, REVIEW) and m.why != DRAWN_LOW_WHY, m
+
+
+@pytest.mark.parametrize(("seed", "index", "rid"), [
+    (541, 42, "mission.fighter_pilot.2"),  # a tick the rules read as a slash
+    (577, 24, "medal.starburst.1"),  # an empty box on a very blurred photo read as a mark
+])
+def test_a_box_the_learned_second_look_all_but_rules_out_is_a_review(
+        seed: int, index: int, rid: str) -> None:
+    """Two boxes of the ten seeds read first in session 43 (541-599), read wrong without a
+    doubt by the rules, that scanner.marks.audit's model (trained on other seeds) gives
+    under DOUBT: each is a review now (or settled by the page to its truth)."""
+    from scanner.marks.audit import AUDIT_WHY
+
+    case = make_case(case_seed(seed, "phone", index), "phone")
+    m = read(case).marks[rid]
+    assert doubted(m, rid, case.truth[rid]) and AUDIT_WHY in m.why, m

@@ -22,6 +22,7 @@ from scanner.faintline import (
     standing_out,
 )
 from scanner.marks.arrays import _blur3, _median, _pct, _rows
+from scanner.marks.audit import box_inputs, second_look
 from scanner.marks.classifier import EDGE_WHY, F_TRACE, FAINT_MARK_WHY, _covered, classify
 from scanner.marks.features import _sides, _specks, halo_ink, ink_reach, measure
 from scanner.marks.paper import _far_paper, _light_slope, _paper, _paper_floor, calibrate
@@ -147,6 +148,8 @@ class Reading:
     field: Field | None = None  # the residual warp found (canvas pixels)
     print_look: tuple[float, float] = (0.0, 1.0)  # the print's blur (px) and gain on the photo
     contrast: float = float("inf")  # the sheet's typical mark over its ink threshold
+    # what scanner.marks.audit saw of each box (read_marks' `audit`; to train it)
+    audit_inputs: tuple[Sequence[str], np.ndarray] | None = None
 
     @property
     def light(self) -> bool:
@@ -176,10 +179,12 @@ def _darkness_patch(canvas: np.ndarray, g: RegionGeom, shift: tuple[int, int], p
     return cv2.blur(d, (3, 3))
 
 
-def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | None = None
-               ) -> Reading:
+def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | None = None,
+               audit: bool = False) -> Reading:
     """Read every checkbox and bubble of a rectified sheet; `inks` (to train or inspect
-    scanner.tickslash): filled with each Executed box's ink as its model sees it."""
+    scanner.tickslash): filled with each Executed box's ink as its model sees it; `audit`:
+    the learned second look (scanner.marks.audit, trained on career sheets) checks what
+    the rules read."""
     _, st = _prepared(tpl)
     fld = register(canvas, tpl)
     disp = np.abs(fld.nodes).max() if fld.nodes.size else 0.0
@@ -340,6 +345,12 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
     _by_the_edge(marks, d, over, st, t_faint_k, lo_faint, t_print)
     _models_opinion(marks, d, over, st, cal.noise)
     _drawn_low(marks, d, over, st, t_faint_k, t_print, cal.noise)
+    inputs = None
+    if audit:
+        inputs = (st.ids, box_inputs(
+            d, over, st.inside | st.text, st.near | st.text, p0_k, t_ink_k, cal.ink_level,
+            cal.noise, cal.blur, st.printed, st.executed, [marks[r].features for r in st.ids]))
+        second_look(marks, *inputs)
     darkness = {}
     for k, g in enumerate(tpl.regions):
         if g.region.kind in ("digits", "text"):
@@ -349,7 +360,7 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
     # the written fields are cleaned with thresholds measured over the whole inside of the
     # boxes (their pen strokes are read with the noise of edges and blur included)
     return Reading(marks, _field_calibration(calibrate(d, st, core=False), darkness, tpl),
-                   shift_map, darkness, faint, fld, (sigma, gain), contrast)
+                   shift_map, darkness, faint, fld, (sigma, gain), contrast, inputs)
 
 
 def _box_features(feats: dict[str, np.ndarray], k: int, t_ink: np.ndarray,

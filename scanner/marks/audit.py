@@ -1,0 +1,160 @@
+"""A learned second look at every box the rules have read.
+
+    box_inputs(...) -> (N, D) array     what the model sees of each box
+    second_look(marks, ids, x)          boxes whose reading the model all but rules out
+                                        go to review
+
+The reader's rules were written one failure at a time, and each new seed of the
+synthetic bench shows a few boxes they read wrong without doubting them (about one harsh
+photo in 230: a pale slash read empty, an empty box read as a mark on a very blurred
+photo, a correction read as a tick). A model trained on many generated photos' boxes,
+every kind and state, with their truth, gives an opinion of its own; where it gives the
+rules' reading a probability under DOUBT, the box goes to review rather than being read
+silently. Its inputs are the box's ink against its own threshold and against the sheet's
+marks' level (images and gradient histograms) and the measures the rules took (ink,
+faint ink, fill, rim), so it sees what they saw, weighed its own way. Trained by
+scanner/train_audit.py (`python -m scanner.train_audit`); the same small numpy network as
+the digits' (weights in scanner/models/audit.npz). A few milliseconds a sheet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from scanner.digits import mlp_probabilities
+from scanner.marks.state import CANCELLED, CHECKED, EMPTY, REVIEW, SLASHED, Mark
+
+MODEL = Path(__file__).parent.parent / "models" / "audit.npz"
+CLASSES = (EMPTY, CHECKED, SLASHED, CANCELLED)
+SIDE = 20  # px: the box's inside scaled to SIDE x SIDE
+BINS = 8  # signed orientations
+AUDIT_WHY = "the learned second look"  # (the start of its reviews' why)
+MARK_KEYS = ("halo", "halo_strokes", "halo_sides", "halo_seen", "median", "sides", "fill",
+             "centre", "ink", "faint")  # the rules' measures the model is given
+DOUBT = 0.3  # a reading the model gives less than this goes to review (chosen on held-out seeds)
+
+
+def _area_weights(lo: int, hi: int, n: int, out: int) -> np.ndarray:
+    """(out, n): each output cell's share of the pixels lo..hi-1 (area average)."""
+    w = np.zeros((out, n), np.float32)
+    step = (hi - lo) / out
+    for i in range(out):
+        a, b = lo + i * step, lo + (i + 1) * step
+        for p in range(int(np.floor(a)), int(np.ceil(b))):
+            w[i, p] = (min(b, p + 1) - max(a, p)) / step
+    return w
+
+
+@cache
+def _resamplers(region: bytes, shape: tuple[int, int, int]
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per box: the matrices scaling its region's bounding box to SIDE x SIDE, and the
+    region's area."""
+    k_n, p, q = shape
+    masks = np.frombuffer(region, bool).reshape(shape)
+    ry = np.zeros((k_n, SIDE, p), np.float32)
+    rx = np.zeros((k_n, SIDE, q), np.float32)
+    for k in range(k_n):
+        ys, xs = np.nonzero(masks[k])
+        if ys.size:
+            ry[k] = _area_weights(int(ys.min()), int(ys.max()) + 1, p, SIDE)
+            rx[k] = _area_weights(int(xs.min()), int(xs.max()) + 1, q, SIDE)
+    return ry, rx, masks.sum(axis=(1, 2)).astype(np.float32)
+
+
+def _hog(img: np.ndarray) -> np.ndarray:
+    """(N, 16*BINS + 4*BINS): magnitude-weighted, soft-binned signed gradient orientations
+    of each SIDE x SIDE image on a 4x4 and a 2x2 grid, square-rooted."""
+    pad = np.pad(img, ((0, 0), (1, 1), (1, 1)), mode="edge")
+    gx = (pad[:, 1:-1, 2:] - pad[:, 1:-1, :-2]) * 0.5
+    gy = (pad[:, 2:, 1:-1] - pad[:, :-2, 1:-1]) * 0.5
+    mag = np.sqrt(gx * gx + gy * gy)
+    ang = (np.arctan2(gy, gx) % np.float32(2 * np.pi)) * np.float32(BINS / (2 * np.pi))
+    fl = np.floor(ang)
+    b0 = fl.astype(np.int64) % BINS
+    f = ang - fl
+    cell = np.arange(SIDE) * 4 // SIDE
+    per = 16 * BINS
+    base = (np.arange(img.shape[0]) * per)[:, None, None] + (
+        (cell[:, None] * 4 + cell[None, :]) * BINS)[None]
+    n = img.shape[0] * per
+    hist = np.bincount((base + b0).ravel(), (mag * (1 - f)).ravel(), n)
+    hist += np.bincount((base + (b0 + 1) % BINS).ravel(), (mag * f).ravel(), n)
+    h4 = hist.reshape(img.shape[0], 4, 4, BINS)
+    h2 = h4.reshape(img.shape[0], 2, 2, 2, 2, BINS).sum(axis=(2, 4))
+    return np.sqrt(np.concatenate([h4.reshape(img.shape[0], -1), h2.reshape(img.shape[0], -1)],
+                                  axis=1)).astype(np.float32)
+
+
+def box_inputs(d: np.ndarray, over: np.ndarray, region: np.ndarray, printed: np.ndarray,
+               p0: np.ndarray, t_ink: np.ndarray, ink_level: float, noise: float,
+               blur: float, has_print: np.ndarray, executed: np.ndarray,
+               measures: Sequence[Mapping[str, float]]) -> np.ndarray:
+    """One row per box of the stack (float32). `d`, `over`: darkness over the paper and
+    over the print (N, P, Q); `region`: the box's inside and the text printed in it;
+    `printed`: where darkness over the print counts; `p0`, `t_ink`: each box's paper and
+    ink threshold; `measures`: each box's features as the rules left them."""
+    p0 = np.asarray(p0, np.float32)
+    span = np.maximum(np.asarray(t_ink, np.float32) - p0, np.float32(1e-3))
+    lvl = np.maximum(np.maximum(np.float32(ink_level) - p0, span), np.float32(0.05))
+    v = np.where(printed, over, d) - p0[:, None, None]
+    v *= region
+    ry, rx, area = _resamplers(np.ascontiguousarray(region).tobytes(), region.shape)
+    v20 = ry @ v @ rx.transpose(0, 2, 1)  # (the region's darkness, area-averaged)
+    a20 = np.clip(v20 / span[:, None, None], -1.0, 4.0) / 4.0
+    b20 = np.clip(v20 / lvl[:, None, None], -0.5, 1.5)
+    n = d.shape[0]
+    coarse_a = a20.reshape(n, SIDE // 2, 2, SIDE // 2, 2).mean(axis=(2, 4)).reshape(n, -1)
+    coarse_b = b20.reshape(n, SIDE // 2, 2, SIDE // 2, 2).mean(axis=(2, 4)).reshape(n, -1)
+    fracs = [(v20 > t * span[:, None, None]).mean(axis=(1, 2)) for t in (0.5, 1.0, 2.0)]
+    scalars = np.stack([has_print.astype(np.float32), executed.astype(np.float32),
+                        area / 1000.0, np.full(n, noise * 50.0), np.full(n, blur / 3.0),
+                        span * 10.0, lvl * 5.0, *fracs], axis=1)
+    rules = np.array([[float(m.get(key, 0.0)) for key in MARK_KEYS]
+                      + [float(m.get("level", 0.0)) / max(float(m.get("t_ink", 1.0)), 1e-3)]
+                      for m in measures], np.float32).reshape(n, len(MARK_KEYS) + 1)
+    return np.concatenate([_hog(a20), coarse_a, coarse_b,
+                           scalars.astype(np.float32), rules], axis=1).astype(np.float32)
+
+
+@cache
+def _model(path: Path) -> dict[str, np.ndarray] | None:
+    if not path.exists():
+        return None
+    with np.load(path) as z:
+        return {k: z[k].astype(np.float32) for k in z.files}
+
+
+def probabilities(x: np.ndarray, path: Path | None = None) -> np.ndarray | None:
+    """(N, len(CLASSES)) class probabilities of each row of box_inputs, from the model at
+    `path` (MODEL); None without it."""
+    m = _model(path or MODEL)
+    return None if m is None else mlp_probabilities(m, x)
+
+
+def second_look(marks: dict[str, Mark], ids: Sequence[str], x: np.ndarray,
+                path: Path | None = None) -> list[str]:
+    """Send to review each box read outright whose reading the model gives under DOUBT
+    (its likely value: the model's own, where it is over even odds); the ids sent."""
+    p = probabilities(x, path)
+    if p is None:
+        return []
+    sent = []
+    for k, rid in enumerate(ids):
+        mk = marks[rid]
+        if mk.state not in CLASSES:
+            continue
+        p_read = float(p[k, CLASSES.index(mk.state)])
+        mk.features["audit_p"] = round(p_read, 4)
+        if p_read >= DOUBT:
+            continue
+        best = int(p[k].argmax())
+        likely = CLASSES[best] if p[k, best] > 0.5 else mk.state
+        marks[rid] = Mark(REVIEW, 0.5, likely, f"{AUDIT_WHY} calls it {CLASSES[best]} "
+                          f"({p[k, best]:.2f}), the rules {mk.state}", mk.features)
+        sent.append(rid)
+    return sent

@@ -1,0 +1,105 @@
+"""The learned second look (scanner.marks.audit): its inputs and how it sends boxes to review."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scanner.marks import audit
+from scanner.marks.state import CHECKED, EMPTY, REVIEW, SLASHED, Mark
+
+
+@given(st.integers(0, 30), st.integers(1, 60), st.integers(5, 40))
+@settings(max_examples=60, deadline=None)
+def test_area_weights_share_out_every_pixel_of_the_span(lo: int, n: int, out: int) -> None:
+    w = audit._area_weights(lo, lo + n, lo + n + 3, out)
+    assert np.allclose(w.sum(axis=1), 1.0, atol=1e-5)  # each cell an average
+    assert np.allclose(w.sum(axis=0)[lo:lo + n], out / n, atol=1e-4)  # each pixel counted once
+    assert not w[:, :lo].any() and not w[:, lo + n:].any()
+
+
+def test_area_weights_downscale_as_opencv_does() -> None:
+    img = np.random.default_rng(1).random((40, 60)).astype(np.float32)
+    wy, wx = audit._area_weights(0, 40, 40, 20), audit._area_weights(0, 60, 60, 20)
+    want = cv2.resize(img, (20, 20), interpolation=cv2.INTER_AREA)
+    assert np.allclose(wy @ img @ wx.T, want, atol=1e-5)
+
+
+def _stack(n: int = 3, side: int = 30) -> dict[str, np.ndarray]:
+    region = np.zeros((n, side, side), bool)
+    region[:, 4:26, 4:26] = True
+    return {"d": np.zeros((n, side, side), np.float32), "region": region}
+
+
+def _inputs(d: np.ndarray, region: np.ndarray) -> np.ndarray:
+    n = d.shape[0]
+    return audit.box_inputs(d, d, region, np.zeros_like(region), np.zeros(n), np.full(n, 0.2),
+                            0.6, 0.01, 1.0, np.zeros(n, bool), np.ones(n, bool),
+                            [{"ink": 0.0} for _ in range(n)])
+
+
+def test_an_empty_box_shows_no_ink_and_no_edges() -> None:
+    s = _stack()
+    x = _inputs(s["d"], s["region"])
+    hog_and_images = 16 * audit.BINS + 4 * audit.BINS + 2 * (audit.SIDE // 2) ** 2
+    assert x.shape[0] == 3 and x.dtype == np.float32
+    assert not x[:, :hog_and_images].any()
+
+
+def test_a_stroke_shows_in_its_own_row_only_and_along_its_direction() -> None:
+    s = _stack()
+    d = s["d"]
+    for i in range(4, 26):  # a diagonal stroke in box 1, lower left to upper right
+        d[1, 29 - i, i] = d[1, 29 - i, min(i + 1, 25)] = 0.6
+    x = _inputs(d, s["region"])
+    assert not x[0, :160].any() and not x[2, :160].any()
+    hist = x[1, :16 * audit.BINS].reshape(16, audit.BINS) ** 2
+    by_bin = hist.sum(axis=0)
+    # the stroke's gradients point across it, at 45 and 225 degrees: bins 1 and 5 of the
+    # 8 signed orientations
+    assert by_bin[[1, 5]].sum() > 0.5 * by_bin.sum()
+    coarse = x[1, 160:260].reshape(10, 10)
+    assert coarse[8, 1] > 0 and coarse[1, 8] > 0 and coarse[1, 1] == 0
+
+
+def _model(tmp_path: Path, logits: list[float], dim: int) -> Path:
+    """A network that says `logits` whatever it is shown (its hidden layer all zero)."""
+    path = tmp_path / "audit.npz"
+    np.savez(path, w1=np.zeros((dim, 2), np.float32), b1=np.zeros(2, np.float32),
+             w2=np.zeros((2, 4), np.float32), b2=np.array(logits, np.float32),
+             mean=np.zeros(dim, np.float32), std=np.ones(dim, np.float32))
+    return path
+
+
+@pytest.mark.parametrize(("read", "sent"), [(CHECKED, True), (EMPTY, False), (SLASHED, True)])
+def test_a_reading_the_model_all_but_rules_out_goes_to_review(
+        tmp_path: Path, read: str, sent: bool) -> None:
+    path = _model(tmp_path, [8.0, 0.0, 0.0, 0.0], 5)  # "empty", all but sure
+    marks = {"a": Mark(read, 1.0, read, "", {"ink": 0.3}), "b": Mark(REVIEW, 0.4, CHECKED, "x")}
+    got = audit.second_look(marks, ["a", "b"], np.zeros((2, 5), np.float32), path)
+    assert got == (["a"] if sent else [])
+    assert marks["b"].state == REVIEW and marks["b"].why == "x"  # a review is left alone
+    if sent:
+        assert marks["a"].state == REVIEW and marks["a"].likely == EMPTY
+        assert marks["a"].why.startswith(audit.AUDIT_WHY) and marks["a"].features["ink"] == 0.3
+    else:
+        assert marks["a"].state == EMPTY
+
+
+def test_without_the_model_nothing_changes(tmp_path: Path) -> None:
+    marks = {"a": Mark(CHECKED, 1.0, CHECKED)}
+    assert audit.second_look(marks, ["a"], np.zeros((1, 5), np.float32),
+                             tmp_path / "none.npz") == []
+    assert marks["a"].state == CHECKED
+
+
+def test_the_installed_model_takes_the_inputs_the_reader_gives() -> None:
+    m = audit._model(audit.MODEL)
+    assert m is not None, "scanner/models/audit.npz is missing (python -m scanner.train_audit)"
+    s = _stack()
+    assert m["w1"].shape[0] == _inputs(s["d"], s["region"]).shape[1]
