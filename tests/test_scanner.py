@@ -852,8 +852,11 @@ def test_short_armed_tick_blurred_is_never_a_sure_slash(width: int, shade: int,
     except InputFileError as e:
         # a dark pen blurred 2.5 px: the print's haze reads as faint marks in the
         # small promotion boxes, as dark as the threshold, and the sheet is refused as
-        # too faint to read (nothing on it is guessed at, the tick included)
-        assert (shade, blur) == (30, 2.5) and "too faint" in e.message
+        # too faint to read (nothing on it is guessed at, the tick included); since
+        # session 44 the learned second look doubts those faint marks first, and the
+        # sheet is refused for its unclear boxes
+        assert (shade, blur) == (30, 2.5) and ("too faint" in e.message
+                                               or "boxes are unclear" in e.message)
         return
     assert r.marks[tick].state in (CHECKED, "review"), r.marks[tick]
     assert r.marks[slash].likely == SLASHED, r.marks[slash]
