@@ -113,6 +113,16 @@ def probabilities(x: np.ndarray) -> np.ndarray:
     return mlp_probabilities(_model(), x)
 
 
+@cache
+def load_mlp(path: Path) -> dict[str, np.ndarray] | None:
+    """The weights of a network trained by scanner.train_digits.train, saved at `path`
+    (float32); None when the file is missing."""
+    if not path.exists():
+        return None
+    with np.load(path) as z:
+        return {k: z[k].astype(np.float32) for k in z.files}
+
+
 def mlp_probabilities(m: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
     """Class probabilities (rows) of a network trained by scanner.train_digits.train."""
     x = (np.atleast_2d(x) - m["mean"]) / m["std"]

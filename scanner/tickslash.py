@@ -49,13 +49,12 @@ agrees with a success and a failure alike, their shared word, all but sure, is i
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from scanner.digits import SIDE, hog, mlp_probabilities
+from scanner.digits import SIDE, hog, load_mlp, mlp_probabilities
 
 MODEL = Path(__file__).parent / "models" / "tickslash.npz"
 THICK_MODEL = Path(__file__).parent / "models" / "tickslash_thick.npz"
@@ -86,17 +85,9 @@ def features(ink: np.ndarray) -> np.ndarray:
     return np.concatenate([h4, h2, coarse]).astype(np.float32)
 
 
-@cache
-def _model(path: Path) -> dict[str, np.ndarray] | None:
-    if not path.exists():
-        return None
-    with np.load(path) as z:
-        return {k: z[k].astype(np.float32) for k in z.files}
-
-
 def low_res_available() -> bool:
     """Whether LOW_RES_MODEL is installed (without it scanner.lowres trusts no shape)."""
-    return _model(LOW_RES_MODEL) is not None
+    return load_mlp(LOW_RES_MODEL) is not None
 
 
 def tick_probability(ink: np.ndarray, thick: bool = False, low_res: bool = False) -> float:
@@ -129,5 +120,5 @@ def models_opinion(ink: np.ndarray) -> dict[str, float]:
 
 def _probability(path: Path, ink: np.ndarray) -> float | None:
     """The model at `path`'s P(class 1) for one box's ink; None when it is missing."""
-    m = _model(path)
+    m = load_mlp(path)
     return None if m is None else float(mlp_probabilities(m, features(ink))[0, 1])

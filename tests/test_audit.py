@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scanner.digits import load_mlp
 from scanner.marks import audit
 from scanner.marks.state import CHECKED, EMPTY, REVIEW, SLASHED, Mark
 
@@ -99,7 +100,7 @@ def test_without_the_model_nothing_changes(tmp_path: Path) -> None:
 
 
 def test_the_installed_model_takes_the_inputs_the_reader_gives() -> None:
-    m = audit._model(audit.MODEL)
+    m = load_mlp(audit.MODEL)
     assert m is not None, "scanner/models/audit.npz is missing (python -m scanner.train_audit)"
     s = _stack()
     assert m["w1"].shape[0] == _inputs(s["d"], s["region"]).shape[1]

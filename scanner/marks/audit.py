@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scanner.digits import mlp_probabilities
+from scanner.digits import load_mlp, mlp_probabilities
 from scanner.marks.state import CANCELLED, CHECKED, EMPTY, REVIEW, SLASHED, Mark
 
 MODEL = Path(__file__).parent.parent / "models" / "audit.npz"
@@ -121,18 +121,10 @@ def box_inputs(d: np.ndarray, over: np.ndarray, region: np.ndarray, printed: np.
                            scalars.astype(np.float32), rules], axis=1).astype(np.float32)
 
 
-@cache
-def _model(path: Path) -> dict[str, np.ndarray] | None:
-    if not path.exists():
-        return None
-    with np.load(path) as z:
-        return {k: z[k].astype(np.float32) for k in z.files}
-
-
 def probabilities(x: np.ndarray, path: Path | None = None) -> np.ndarray | None:
     """(N, len(CLASSES)) class probabilities of each row of box_inputs, from the model at
     `path` (MODEL); None without it."""
-    m = _model(path or MODEL)
+    m = load_mlp(path or MODEL)
     return None if m is None else mlp_probabilities(m, x)
 
 
