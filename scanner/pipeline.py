@@ -108,7 +108,7 @@ class SheetResult:
     from_form: bool = False
     spacer: Any = None  # Spacer forms: scanner.spacer.SpacerPage (a page) or SpacerForm
     identified: str = ""  # how the sheet code was found: scanner.identify.Identity.method
-    box_inputs: Any = None  # what scanner.marks.audit saw of each box (to train it)
+    box_inputs: Any = None  # what scanner.marks.audit saw of each box (scan_file's keep_inputs)
 
     @property
     def checks(self) -> list[str]:
@@ -136,7 +136,8 @@ def _check_kind(kind: str, source: str) -> None:
                              f"Scan a sheet of kind {', '.join(READABLE_KINDS)}.")
 
 
-def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetResult:
+def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False,
+              keep_inputs: bool = False) -> SheetResult:
     """Read one page image; errors are raised (the caller records them). `anyway`: read a
     sheet too faint or washed out to trust, with a warning (scanner.marks.require_legible)."""
     from game.opial.marks import ordered_tracks, tours_with_missions
@@ -217,7 +218,8 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False) -> SheetR
     doubt_by_rules(reading.marks, rules)  # (after: a box it doubts is never settled)
     doubt_named_missing(reading.marks, rules)  # (last: once the sheet's reviews are known)
     res.marks = reading.marks
-    res.box_inputs = reading.audit_inputs
+    if keep_inputs:  # (scanner.train_audit; a batch need not carry them)
+        res.box_inputs = reading.audit_inputs
     by_shape = [rid for rid in by_rules if SHAPE_WHY in reading.marks[rid].why]
     by_rules = [rid for rid in by_rules if rid not in by_shape]
     if by_rules:
@@ -324,9 +326,11 @@ def form_result(form: FormPage) -> SheetResult:
     return res
 
 
-def scan_file(path: str, ocr: bool = True, anyway: bool = False) -> list[SheetResult]:
+def scan_file(path: str, ocr: bool = True, anyway: bool = False, keep_inputs: bool = False
+              ) -> list[SheetResult]:
     """Every sheet in one input file; failures are results with `error` set (`anyway`:
-    see scan_page)."""
+    see scan_page; `keep_inputs`: each career sheet's box_inputs, to train
+    scanner.marks.audit)."""
     out: list[SheetResult] = []
     try:
         for item in pages(path):
@@ -337,7 +341,7 @@ def scan_file(path: str, ocr: bool = True, anyway: bool = False) -> list[SheetRe
                 if isinstance(item, FormPage):
                     out.append(form_result(item))
                 else:
-                    out.append(scan_page(item, ocr, anyway))
+                    out.append(scan_page(item, ocr, anyway, keep_inputs))
             except StarsheetsError as e:
                 out.append(SheetResult(item.source, error=e))
     except StarsheetsError as e:

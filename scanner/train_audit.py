@@ -71,7 +71,7 @@ def _rows(job: tuple[str, bool]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | 
 
     path, full = job
     try:
-        res = scan_file(path, ocr=False)[0]
+        res = scan_file(path, ocr=False, keep_inputs=True)[0]
     except (StarsheetsError, OSError, ValueError):
         return None
     if res.error is not None or res.box_inputs is None:
