@@ -113,7 +113,7 @@ def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | No
     # any with over UNREADABLE_SHARE (so unclear a reading tells nothing, whatever it read)
     too_unclear = unclear > UNCLEAR_SHARE * len(reading.marks) and (
         len(sure_levels) >= FAINT_FEW_SURE or unclear > UNREADABLE_SHARE * len(reading.marks))
-    if len(sure_levels) >= FAINT_MIN_SURE or too_unclear:
+    if sure_levels and (len(sure_levels) >= FAINT_MIN_SURE or too_unclear):
         sure = _contrast(sure_levels, [m.features["t_ink"] for m in reading.marks.values()
                                        if "t_ink" in m.features])
     else:  # a sheet hardly marked (or blank) whose unclear boxes are the photo's haze
