@@ -43,7 +43,7 @@ def _area_weights(lo: int, hi: int, n: int, out: int) -> np.ndarray:
     w = np.zeros((out, n), np.float32)
     step = (hi - lo) / out
     for i in range(out):
-        a, b = lo + i * step, lo + (i + 1) * step
+        a, b = lo + i * step, min(lo + (i + 1) * step, hi)  # (b: never past hi by rounding)
         for p in range(int(np.floor(a)), int(np.ceil(b))):
             w[i, p] = (min(b, p + 1) - max(a, p)) / step
     return w
