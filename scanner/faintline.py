@@ -56,30 +56,39 @@ def band_z(dk: np.ndarray, mask: np.ndarray, noise: float) -> float:
     return float((weights @ v).max()) / max(noise, 1e-6)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=1024)
 def _bands(mask_bytes: bytes, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     """For a box's mask (its geometry is the template's: worked out once): the flat
     indices of the pixels measured, and one row per band through the middle at least
     LINE_LONG long, holding 1/sqrt(n) on its n pixels (a row times the pixels' darkness:
     the band's sum over sqrt(n))."""
+    pix, weights, _ = long_bands(mask_bytes, shape)
+    return pix, weights
+
+
+@lru_cache(maxsize=1024)
+def long_bands(mask_bytes: bytes, shape: tuple[int, ...]
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """_bands' pixels and rows, with each row's angle (radians, one of LINE_ANGLES)."""
     geo = _band_geometry(mask_bytes, shape)
+    empty = np.zeros(0, np.int64), np.zeros((0, 0), np.float32), np.zeros(0, np.float32)
     if geo is None:
-        return np.zeros(0, np.int64), np.zeros((0, 0), np.float32)
-    pix, on, _ = geo
+        return empty
+    pix, on, _, angle = geo
     n = on.sum(axis=1)
     keep = n >= LINE_LONG * LINE_BAND * np.sqrt(pix.size)
     if not keep.any():
-        return np.zeros(0, np.int64), np.zeros((0, 0), np.float32)
-    return pix, (on[keep] / np.sqrt(n[keep])[:, None]).astype(np.float32)
+        return empty
+    return pix, (on[keep] / np.sqrt(n[keep])[:, None]).astype(np.float32), angle[keep]
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=1024)
 def _band_geometry(mask_bytes: bytes, shape: tuple[int, ...]
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """A box's bands through its middle: the flat indices of the pixels measured (the
-    mask, EDGE_PX in from its edge), each band's pixels as a bool row, and each pixel's
-    side of the box's middle along that band's direction (a row per band too); None for
-    a box too small to hold a band."""
+    mask, EDGE_PX in from its edge), each band's pixels as a bool row, each pixel's side
+    of the box's middle along that band's direction (a row per band too), and each band's
+    angle; None for a box too small to hold a band."""
     mask = np.frombuffer(mask_bytes, bool).reshape(shape)
     k = 2 * EDGE_PX + 1
     inner = cv2.erode(mask.astype(np.uint8), np.ones((k, k), np.uint8)) > 0
@@ -94,14 +103,16 @@ def _band_geometry(mask_bytes: bytes, shape: tuple[int, ...]
     bins = np.floor(rho - rho.min()).astype(np.int64)
     lo0 = np.floor(middle - rho.min()).astype(np.int64)
     reach = int(np.ceil(LINE_MIDDLE * min(np.ptp(xs), np.ptp(ys))))
-    rows, sides = [], []
+    rows, sides, angles = [], [], []
     for a in range(len(LINE_ANGLES)):  # every band of this angle near the middle at once
         lo = np.arange(lo0[a] - reach - LINE_BAND // 2, lo0[a] + reach)[:, None]
         near = np.abs(lo[:, 0] + LINE_BAND / 2 - (middle[a] - rho.min())) <= reach
         lo = lo[near]
         rows.append((bins[None, :, a] >= lo) & (bins[None, :, a] < lo + LINE_BAND))
         sides.append(np.repeat((along[:, a] > centre[a])[None, :], len(lo), 0))
-    return ys * shape[1] + xs, np.concatenate(rows), np.concatenate(sides)
+        angles.append(np.full(len(lo), LINE_ANGLES[a], np.float32))
+    return (ys * shape[1] + xs, np.concatenate(rows), np.concatenate(sides),
+            np.concatenate(angles))
 
 
 def ends_z(dk: np.ndarray, mask: np.ndarray, plain: np.ndarray, noise: float) -> float:
@@ -113,7 +124,7 @@ def ends_z(dk: np.ndarray, mask: np.ndarray, plain: np.ndarray, noise: float) ->
     geo = _band_geometry(mask.astype(bool).tobytes(), mask.shape)
     if geo is None:
         return 0.0
-    pix, on, side = geo
+    pix, on, side, _ = geo
     use = plain.ravel()[pix]
     if use.sum() < LINE_MIN_PX // 3:
         return 0.0

@@ -4,11 +4,11 @@
 
 The model learns every box's truth from the synthetic bench's own cases
 (scanner.synthetic): harsh phone photos of the fifty seeds the reader's rules were tuned
-on (5,000) and of ten more, and the milder photos, flatbed scans and clean renders of half
-of those seeds. Each is read by the reader itself without the model (so it learns what
-the reader sees), and every box's box_inputs row is kept with its truth: all the marked
-boxes and those the rules did not read empty, one in ten of the rest (their weight is
-given back to the "empty" class afterwards). Cases are generated into --cases (the
+on (5,000) and of ten more, the milder photos and clean renders of half of those fifty,
+and the flatbed scans of all fifty. Each is read by the reader itself without the model
+(so it learns what the reader sees), and every box's box_inputs row is kept with its
+truth: all the marked boxes and those the rules did not read empty, one in ten of the
+rest (their weight is given back to the "empty" class afterwards). Cases are generated into --cases (the
 benchmark's folder, bench/out, by default) when they are not there yet, exactly as
 `bench/bench_scanner.py` makes them. The twenty fresh seeds' harsh photos are held out:
 it prints the model's accuracy on them, and how many boxes the rules read wrong outright
@@ -44,6 +44,7 @@ SETS = {"phone": ("phone", 100), "phone-easy": ("phone-easy", 40),
         "scan-150": ("scan-150", 15), "scan-300": ("scan-300", 15),
         "scan-600": ("scan-600", 10), "clean": ("clean", 20)}
 MILD = ("phone-easy", "scan-150", "scan-300", "scan-600", "clean")
+SCANS = ("scan-150", "scan-300", "scan-600")
 EDITION, PAPER = "later", "letter"
 
 
@@ -106,11 +107,19 @@ def report(m: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray, read: np.ndar
     outright = read >= 0
     wrong = outright & (read != y)
     p_read = np.where(outright, p[np.arange(len(y)), np.maximum(read, 0)], 1.0)
-    for doubt in sorted({0.001, 0.003, audit.DOUBT, 0.03, 0.1}):
+    for doubt in sorted({0.001, 0.003, audit.DOUBT, 0.03, 0.1, 0.5}):
         sent = outright & (p_read < doubt)
         print(f"  doubt {doubt}: {int((sent & wrong).sum())} of the rules' {int(wrong.sum())} "
               f"outright errors caught; {int((sent & ~wrong).sum())} right readings sent to "
               f"review ({(sent & ~wrong).sum() / max(1, outright.sum()):.3%})")
+    # the rules' reviews: how many the model alone would settle, right and wrong
+    rev = ~outright
+    best, top = p.argmax(1), p.max(1)
+    for sure in (0.99, 0.999, 0.9999):
+        settled = rev & (top >= sure)
+        print(f"  of the rules' {int(rev.sum())} reviews, at {sure}: "
+              f"{int((settled & (best == y)).sum())} it would settle right, "
+              f"{int((settled & (best != y)).sum())} wrong")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -123,7 +132,7 @@ def main(argv: list[str] | None = None) -> None:
     from scanner.synthetic.cache import generate_case
 
     work = (_jobs(args.cases, TUNED + LATER, ("phone",))
-            + _jobs(args.cases, TUNED[::2], MILD))
+            + _jobs(args.cases, TUNED[::2], MILD) + _jobs(args.cases, TUNED[1::2], SCANS))
     held = _jobs(args.cases, HELD_OUT, ("phone",))
     t0 = time.time()
     with Pool(args.jobs, initializer=_init) as pool:

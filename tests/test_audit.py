@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scanner.digits import load_mlp
+from scanner.faintline import band_z, ends_z
 from scanner.marks import audit
 from scanner.marks.state import CHECKED, EMPTY, REVIEW, SLASHED, Mark
 
@@ -66,6 +67,44 @@ def test_a_stroke_shows_in_its_own_row_only_and_along_its_direction() -> None:
     assert by_bin[[1, 5]].sum() > 0.5 * by_bin.sum()
     coarse = x[1, 160:260].reshape(10, 10)
     assert coarse[8, 1] > 0 and coarse[1, 8] > 0 and coarse[1, 1] == 0
+
+
+def _pale_slash(noise: float, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Four 40x40 boxes of paper noise; box 2 has a pale slash (0.05 dark, under any ink
+    threshold of the rules), box 3 a number printed in its middle."""
+    rng = np.random.default_rng(seed)
+    d = rng.normal(0.0, noise, (4, 40, 40)).astype(np.float32)
+    region = np.zeros((4, 40, 40), bool)
+    region[:, 3:37, 3:37] = True
+    for i in range(6, 34):
+        d[2, 39 - i, i - 1:i + 2] += 0.05
+    plain = region.copy()
+    plain[3, 15:25, 15:25] = False
+    return d, region, plain
+
+
+@given(st.integers(0, 10_000), st.sampled_from([0.004, 0.01, 0.03]))
+@settings(max_examples=15, deadline=None)
+def test_band_features_are_faintlines_own_measures(seed: int, noise: float) -> None:
+    d, region, plain = _pale_slash(noise, seed)
+    noise_k = np.full(4, noise, np.float32)
+    got = audit.band_features(d, d, region, plain, noise_k)
+    for k in range(4):
+        assert got[k, 0] == pytest.approx(band_z(d[k], region[k], noise), rel=1e-3, abs=1e-3)
+        assert got[k, 3] == pytest.approx(ends_z(d[k], region[k], plain[k], noise), rel=1e-3,
+                                          abs=1e-3)
+
+
+def test_a_pale_slash_stands_out_along_its_length_on_a_quiet_sheet() -> None:
+    d, region, plain = _pale_slash(0.004, 3)
+    got = audit.band_features(d, d, region, plain, np.full(4, 0.004, np.float32))
+    assert got[2, 0] > 5 * max(got[0, 0], got[1, 0])  # its band's z, against plain paper's
+    assert 0.025 < got[2, 1] <= 0.05  # the band's darkness (3 px wide; the stroke 2 across)
+    assert np.rad2deg(got[2, 2]) == pytest.approx(45)  # its normal: a stroke rising (y down)
+    x = audit.box_inputs(d, d, region, np.zeros_like(region), np.zeros(4), np.full(4, 0.12),
+                         0.3, 0.004, 1.0, np.zeros(4, bool), np.ones(4, bool),
+                         [{} for _ in range(4)], plain, np.full(4, 0.004, np.float32))
+    assert x[2, -8] > x[0, -8] and x[2, -6] > x[0, -6]  # (its z, and against the sheet's)
 
 
 def _model(tmp_path: Path, logits: list[float], dim: int) -> Path:

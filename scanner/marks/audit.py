@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from scanner.digits import load_mlp, mlp_probabilities
+from scanner.faintline import ENDS_MIN_PX, LINE_MIN_PX, _band_geometry, long_bands
 from scanner.marks.state import CANCELLED, CHECKED, EMPTY, REVIEW, SLASHED, Mark
 
 MODEL = Path(__file__).parent.parent / "models" / "audit.npz"
@@ -90,24 +91,100 @@ def _hog(img: np.ndarray) -> np.ndarray:
                                   axis=1)).astype(np.float32)
 
 
+@cache
+def _end_rows(region: bytes, plain: bytes, shape: tuple[int, int]
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """For faintline.ends_z over boxes of one shape: the pixels measured, which of them
+    are plain, per half of the box each band's plain pixels there over sqrt(their
+    count), and the bands with under ENDS_MIN_PX of them in a half (not counted)."""
+    geo = _band_geometry(region, shape)
+    if geo is None:
+        return None
+    pix, on, side, _ = geo
+    use = np.frombuffer(plain, bool).reshape(shape).ravel()[pix]
+    if use.sum() < LINE_MIN_PX // 3:
+        return None
+    halves, short = [], np.zeros(len(on), bool)
+    for half in (side, ~side):
+        o = (on & half & use[None, :]).astype(np.float32)
+        cnt = o.sum(axis=1)
+        halves.append(o / np.sqrt(np.maximum(cnt, 1))[:, None])
+        short |= cnt < ENDS_MIN_PX
+    return pix, use, np.stack(halves), short
+
+
+def _ends(d: np.ndarray, rows: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+          ) -> np.ndarray:
+    """Per box (of one shape): faintline.ends_z before the noise, the greatest over the
+    bands of the lesser of a band's two ends."""
+    pix, use, halves, short = rows
+    if short.all():
+        return np.zeros(d.shape[0], np.float32)
+    v = d.reshape(d.shape[0], -1)[:, pix].astype(np.float32)
+    v -= np.median(v[:, use], axis=1, keepdims=True)
+    z = np.minimum(v @ halves[0].T, v @ halves[1].T)[:, ~short]
+    return np.maximum(z.max(axis=1), 0.0)
+
+
+def band_features(dk: np.ndarray, d: np.ndarray, region: np.ndarray, plain: np.ndarray,
+                  noise: np.ndarray) -> np.ndarray:
+    """(N, 4) per box, from its darkest straight band through the middle (faintline's
+    bands; the boxes of one shape at once): the band's z over the box's noise, its mean
+    darkness over the box's median, the angle of its normal (radians), and the z of a
+    band's two ends in the plain paper (faintline.ends_z). Zeros for a box too small to
+    hold a band. A pale line lifts few pixels over a threshold, but summed along its
+    length it stands out of the noise. `dk`: darkness with the print taken away; `d`:
+    over the paper."""
+    n = dk.shape[0]
+    out = np.zeros((n, 4), np.float32)
+    groups: dict[bytes, list[int]] = {}
+    for k in range(n):
+        groups.setdefault(region[k].tobytes() + plain[k].tobytes(), []).append(k)
+    noise = np.maximum(np.asarray(noise, np.float32), np.float32(1e-6))
+    for members in groups.values():
+        ks = np.array(members)
+        key = region[ks[0]].tobytes()
+        pix, w, angle = long_bands(key, region.shape[1:])
+        if not len(pix):
+            continue
+        v = dk.reshape(n, -1)[ks][:, pix].astype(np.float32)
+        v -= np.median(v, axis=1, keepdims=True)
+        sums = v @ w.T  # (boxes, bands): each band's sum over sqrt(its pixels)
+        best = sums.argmax(axis=1)
+        top = sums[np.arange(len(ks)), best]
+        out[ks, 0] = top / noise[ks]
+        out[ks, 1] = top * w.max(axis=1)[best]  # (w: 1/sqrt(n) on a band's n pixels)
+        out[ks, 2] = angle[best]
+        rows = _end_rows(key, plain[ks[0]].tobytes(), region.shape[1:])
+        if rows is not None:
+            out[ks, 3] = _ends(d[ks], rows) / noise[ks]
+    return out
+
+
 def box_inputs(d: np.ndarray, over: np.ndarray, region: np.ndarray, printed: np.ndarray,
                p0: np.ndarray, t_ink: np.ndarray, ink_level: float, noise: float,
                blur: float, has_print: np.ndarray, executed: np.ndarray,
-               measures: Sequence[Mapping[str, float]]) -> np.ndarray:
+               measures: Sequence[Mapping[str, float]], plain: np.ndarray | None = None,
+               noise_k: np.ndarray | None = None) -> np.ndarray:
     """One row per box of the stack (float32). `d`, `over`: darkness over the paper and
     over the print (N, P, Q); `region`: the box's inside and the text printed in it;
     `printed`: where darkness over the print counts; `p0`, `t_ink`: each box's paper and
-    ink threshold; `measures`: each box's features as the rules left them."""
+    ink threshold; `measures`: each box's features as the rules left them; `plain`: the
+    inside clear of text (default: the region off `printed`); `noise_k`: each box's
+    noise (default: the sheet's)."""
     p0 = np.asarray(p0, np.float32)
     span = np.maximum(np.asarray(t_ink, np.float32) - p0, np.float32(1e-3))
     lvl = np.maximum(np.maximum(np.float32(ink_level) - p0, span), np.float32(0.05))
-    v = np.where(printed, over, d) - p0[:, None, None]
+    dk = np.where(printed, over, d)
+    n = d.shape[0]
+    bands = band_features(dk, d, region, region & ~printed if plain is None else plain,
+                          np.full(n, noise, np.float32) if noise_k is None else noise_k)
+    v = dk - p0[:, None, None]
     v *= region
     ry, rx, area = _resamplers(np.ascontiguousarray(region).tobytes(), region.shape)
     v20 = ry @ v @ rx.transpose(0, 2, 1)  # (the region's darkness, area-averaged)
     a20 = np.clip(v20 / span[:, None, None], -1.0, 4.0) / 4.0
     b20 = np.clip(v20 / lvl[:, None, None], -0.5, 1.5)
-    n = d.shape[0]
     coarse_a = a20.reshape(n, SIDE // 2, 2, SIDE // 2, 2).mean(axis=(2, 4)).reshape(n, -1)
     coarse_b = b20.reshape(n, SIDE // 2, 2, SIDE // 2, 2).mean(axis=(2, 4)).reshape(n, -1)
     fracs = [(v20 > t * span[:, None, None]).mean(axis=(1, 2)) for t in (0.5, 1.0, 2.0)]
@@ -117,8 +194,26 @@ def box_inputs(d: np.ndarray, over: np.ndarray, region: np.ndarray, printed: np.
     rules = np.array([[float(m.get(key, 0.0)) for key in MARK_KEYS]
                       + [float(m.get("level", 0.0)) / max(float(m.get("t_ink", 1.0)), 1e-3)]
                       for m in measures], np.float32).reshape(n, len(MARK_KEYS) + 1)
-    return np.concatenate([_hog(a20), coarse_a, coarse_b,
-                           scalars.astype(np.float32), rules], axis=1).astype(np.float32)
+    return np.concatenate([_hog(a20), coarse_a, coarse_b, scalars.astype(np.float32), rules,
+                           _band_inputs(bands, span, lvl, has_print)],
+                          axis=1).astype(np.float32)
+
+
+def _band_inputs(bands: np.ndarray, span: np.ndarray, lvl: np.ndarray,
+                 has_print: np.ndarray) -> np.ndarray:
+    """band_features scaled for the model (N, 8): the band's z and its ends' (log), against
+    the median z of the sheet's boxes of its kind (with or without print; log), its
+    darkness against the box's ink threshold and the sheet's marks, its direction."""
+    z, dark, angle, ends = (bands[:, i] for i in range(4))
+    rel = np.zeros_like(z)
+    for kind in (True, False):
+        sel = has_print.astype(bool) == kind
+        if sel.any():
+            rel[sel] = z[sel] / max(float(np.median(np.maximum(z[sel], 0.0))), 1.0)
+    return np.stack([np.log1p(np.maximum(z, 0.0)) / 4.0, np.log1p(np.maximum(ends, 0.0)) / 4.0,
+                     np.log1p(np.maximum(rel, 0.0)), np.clip(dark / span, -1.0, 4.0) / 4.0,
+                     np.clip(dark / lvl, -0.5, 1.5), np.cos(2 * angle), np.sin(2 * angle),
+                     (bands[:, 0] != 0).astype(np.float32)], axis=1).astype(np.float32)
 
 
 def probabilities(x: np.ndarray, path: Path | None = None) -> np.ndarray | None:

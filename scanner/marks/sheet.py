@@ -349,7 +349,8 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
     if audit:
         inputs = (st.ids, box_inputs(
             d, over, st.inside | st.text, st.near | st.text, p0_k, t_ink_k, cal.ink_level,
-            cal.noise, cal.blur, st.printed, st.executed, [marks[r].features for r in st.ids]))
+            cal.noise, cal.blur, st.printed, st.executed, [marks[r].features for r in st.ids],
+            st.inside, noise_k))
         second_look(marks, *inputs)
     darkness = {}
     for k, g in enumerate(tpl.regions):
