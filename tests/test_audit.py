@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from scanner.digits import load_mlp
 from scanner.faintline import band_z, ends_z
 from scanner.marks import audit
-from scanner.marks.state import CHECKED, EMPTY, REVIEW, SLASHED, Mark
+from scanner.marks.state import CHECKED, EMPTY, REVIEW, SETTLED, SLASHED, Mark
 
 
 @given(st.integers(0, 30), st.integers(1, 60), st.integers(5, 40))
@@ -129,6 +129,32 @@ def test_a_reading_the_model_all_but_rules_out_goes_to_review(
         assert marks["a"].why.startswith(audit.AUDIT_WHY) and marks["a"].features["ink"] == 0.3
     else:
         assert marks["a"].state == EMPTY
+
+
+@pytest.mark.parametrize(("likely", "logits", "settled"), [
+    (SLASHED, [0.0, 0.0, 9.0, 0.0], True),  # the model all but sure of the likely value
+    (SLASHED, [0.0, 0.0, 5.0, 0.0], False),  # ... only fairly sure (p 0.98)
+    (EMPTY, [0.0, 0.0, 9.0, 0.0], False),  # ... sure of another value than the rules' likely
+])
+def test_a_review_the_model_is_all_but_sure_of_is_settled(
+        tmp_path: Path, likely: str, logits: list[float], settled: bool) -> None:
+    path = _model(tmp_path, logits, 5)
+    marks = {"a": Mark(REVIEW, 0.4, likely, "faint mark: tick, cross or slash?", {"ink": 0.1})}
+    assert audit.second_look(marks, ["a"], np.zeros((1, 5), np.float32), path) == []
+    mk = marks["a"]
+    if settled:
+        assert (mk.state, mk.likely, mk.doubt) == (likely, likely, SETTLED)
+        assert mk.why.startswith(audit.SETTLE_WHY) and mk.why.endswith("tick, cross or slash?")
+    else:
+        assert mk.state == REVIEW and mk.why == "faint mark: tick, cross or slash?"
+    assert 0 < mk.features["audit_p"] <= 1 and mk.features["ink"] == 0.1
+
+
+def test_a_photo_too_coarse_for_shapes_has_nothing_settled(tmp_path: Path) -> None:
+    path = _model(tmp_path, [0.0, 0.0, 9.0, 0.0], 5)  # all but sure of a slash
+    marks = {"a": Mark(REVIEW, 0.4, SLASHED, "faint mark: tick, cross or slash?")}
+    audit.second_look(marks, ["a"], np.zeros((1, 5), np.float32), path, settle=False)
+    assert marks["a"].state == REVIEW  # (under scanner.lowres.LOW_RES_DPI: not measured there)
 
 
 def test_without_the_model_nothing_changes(tmp_path: Path) -> None:

@@ -24,8 +24,8 @@ from game.opial.marks import CANCELLED, CHECKED, SLASHED, meaning
 from scanner.consistency import INK_ALONE, SETTLED_WHY
 from scanner.faintline import ENDS_SCORE, LINE_RATIO, LINE_SCORE
 from scanner.linesum import CONFIRMED
-from scanner.marks import BLURRED_PX, EMPTY, REVIEW, Calibration, Mark
-from scanner.marks.audit import AUDIT_WHY
+from scanner.marks import BLURRED_PX, EMPTY, REVIEW, SETTLED, Calibration, Mark
+from scanner.marks.audit import AUDIT_WHY, SETTLE_WHY
 from scanner.marks.classifier import HALO_FILL
 from scanner.marks.sheet import FAINT_LINE_WHY, LIGHT_BAND_WHY
 from scanner.pipeline import SheetResult, scan_page
@@ -84,10 +84,14 @@ def read(case: Case, anyway: bool = False) -> SheetResult:
 # --- the fast slice -------------------------------------------------------------------------
 def doubted(m: Mark, rid: str, truth: str, why: str | None = None) -> bool:
     """A box the reading left in doubt (its why `why`): a review, or a box the rest of the
-    page settled since (scanner.consistency) to its truth, its own doubt kept in its why."""
+    page (scanner.consistency) or the learned second look (scanner.marks.audit) settled
+    since to its truth, its own doubt kept in its why."""
     if m.state == REVIEW:
         return why is None or m.why == why
-    return (m.why.startswith(SETTLED_WHY) and meaning(rid, m.state) == meaning(rid, truth)
+    right = meaning(rid, m.state) == meaning(rid, truth)
+    if m.why.startswith(SETTLE_WHY):
+        return right and m.doubt == SETTLED and (why is None or m.why.endswith(": " + why))
+    return (m.why.startswith(SETTLED_WHY) and right
             and (why is None or m.why.endswith(INK_ALONE + why)))
 
 
@@ -668,7 +672,6 @@ def test_a_pale_tick_in_a_printed_checkbox_whose_band_stands_out_is_a_mark(
     it stays "a little ink" even at the sheet's own noise, and at the end of its track (no
     order to settle it): a review before session 33. Its straight band stands out from the
     sheet's empty printed boxes: a mark, its doubt SETTLED."""
-    from scanner.marks import SETTLED
     case = make_case(case_seed(seed, profile, index), profile)
     m = read(case).marks[rid]
     assert case.truth[rid] == CHECKED
@@ -749,7 +752,6 @@ def test_a_slash_that_widens_at_one_point_is_no_sure_tick_on_a_photo(seed: int, 
     alone; the model calls it a slash (P(tick) under 0.01), so on a photo it goes to review
     instead of being read, silently, as a success. Since session 31 the success model,
     all but sure of a slash, settles it (SETTLED)."""
-    from scanner.marks import SETTLED
 
     case = make_case(case_seed(seed, profile, index), profile)
     m = read(case).marks[rid]
@@ -1420,7 +1422,6 @@ def test_a_faint_slash_widening_a_little_that_the_model_calls_a_slash_is_no_sure
     point, a tick by the widening rule, and the model calls it a tick at 0.013: read
     silently as a tick while the model's veto stood at 0.01. Review, likely a slash; since
     session 31 settled as one by the success model (SETTLED)."""
-    from scanner.marks import SETTLED
 
     case = make_case(case_seed(22, "phone", 0), "phone")
     m = read(case).marks["mission.trade.4"]
@@ -1848,7 +1849,6 @@ def test_a_fat_marker_slash_the_success_model_is_sure_of_is_read(
     a tick's vertex (0.69, 0.80) was a review ("one stroke or two?"). The success model,
     which learned crosses and loose ticks, calls it a slash at 0.003: read as one, and
     marked as settled (it still counts as unclear when the photo's legibility is judged)."""
-    from scanner.marks import SETTLED
     from scanner.marks.shape import SETTLED_WHY
 
     case = make_case(case_seed(seed, "clean", index), "clean")
@@ -1883,7 +1883,6 @@ def test_a_light_stroke_found_at_the_sheets_noise_is_read_by_the_success_model(
     cross at 0.998, a slash under 0.005), settled: it still counts as unclear. Since
     session 37 a slash both models call one (the tick-or-slash model under PRINT_SLASH_P,
     the success model under SUCCESS_VETO) on a sheet as quiet as a scan is read outright."""
-    from scanner.marks import SETTLED
     from scanner.marks.shape import PRINT_SLASH_P, SUCCESS_VETO
     from scanner.marks.sheet import QUIET_MARK_WHY
 
@@ -2038,7 +2037,8 @@ def test_what_the_page_says_of_a_box_its_ink_leaves_in_doubt(
     if want == REVIEW:
         assert case.truth[rid] == CHECKED and "skill-unchecked" in m.why
     else:
-        assert case.truth[rid] == want and m.why.startswith(SETTLED_WHY)
+        # (settled by the page, or first by the learned second look, all but sure of it)
+        assert case.truth[rid] == want and m.why.startswith((SETTLED_WHY, SETTLE_WHY))
 
 
 @pytest.mark.parametrize(("seed", "profile", "index", "choice", "trace"), [

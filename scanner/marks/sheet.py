@@ -180,11 +180,11 @@ def _darkness_patch(canvas: np.ndarray, g: RegionGeom, shift: tuple[int, int], p
 
 
 def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | None = None,
-               audit: bool = False) -> Reading:
+               audit: bool = False, settle: bool = False) -> Reading:
     """Read every checkbox and bubble of a rectified sheet; `inks` (to train or inspect
     scanner.tickslash): filled with each Executed box's ink as its model sees it; `audit`:
     the learned second look (scanner.marks.audit, trained on career sheets) checks what
-    the rules read."""
+    the rules read, and with `settle` reads the reviews it is all but sure of."""
     _, st = _prepared(tpl)
     fld = register(canvas, tpl)
     disp = np.abs(fld.nodes).max() if fld.nodes.size else 0.0
@@ -351,7 +351,7 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
             d, over, st.inside | st.text, st.near | st.text, p0_k, t_ink_k, cal.ink_level,
             cal.noise, cal.blur, st.printed, st.executed, [marks[r].features for r in st.ids],
             st.inside, noise_k))
-        second_look(marks, *inputs)
+        second_look(marks, *inputs, settle=settle)
     darkness = {}
     for k, g in enumerate(tpl.regions):
         if g.region.kind in ("digits", "text"):
