@@ -11,8 +11,9 @@ truth: all the marked boxes and those the rules did not read empty, one in ten o
 rest (their weight is given back to the "empty" class afterwards). Cases are generated into --cases (the
 benchmark's folder, bench/out, by default) when they are not there yet, exactly as
 `bench/bench_scanner.py` makes them. The twenty fresh seeds' harsh photos are held out:
-it prints the model's accuracy on them, and how many boxes the rules read wrong outright
-its doubt catches and how many read right it sends to review, at DOUBT and around it.
+it prints the model's accuracy on them, how many boxes the rules read wrong outright its
+doubt catches and how many read right it sends to review, at DOUBT and around it, and how
+many of the rules' reviews its own reading, all but sure, would settle right and wrong.
 Deterministic given the cases (fixed seeds; numpy only).
 """
 
