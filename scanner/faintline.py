@@ -121,22 +121,46 @@ def ends_z(dk: np.ndarray, mask: np.ndarray, plain: np.ndarray, noise: float) ->
     text) on either side of the box's middle, the lesser of the two; the greatest over
     the bands. A slash across a printed number shows in the paper at both of its ends;
     a speck, or the print's residue a pixel off, on one side at most."""
-    geo = _band_geometry(mask.astype(bool).tobytes(), mask.shape)
+    rows = end_rows(mask.astype(bool).tobytes(), plain.astype(bool).tobytes(), mask.shape)
+    if rows is None:
+        return 0.0
+    return float(ends_sums(dk[None], rows)[0]) / max(noise, 1e-6)
+
+
+@lru_cache(maxsize=1024)
+def end_rows(mask_bytes: bytes, plain_bytes: bytes, shape: tuple[int, ...]
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """For ends_z, over every box of one shape (`mask`, `plain`): the pixels measured,
+    which of them are plain, per half of the box each band's plain pixels there over
+    sqrt(their count), and the bands with under ENDS_MIN_PX of them in a half (left
+    out); None for a box with no band or too little plain paper."""
+    geo = _band_geometry(mask_bytes, shape)
     if geo is None:
-        return 0.0
+        return None
     pix, on, side, _ = geo
-    use = plain.ravel()[pix]
+    use = np.frombuffer(plain_bytes, bool).reshape(shape).ravel()[pix]
     if use.sum() < LINE_MIN_PX // 3:
-        return 0.0
-    v = dk.ravel()[pix].astype(np.float32)
-    v -= np.median(v[use])
-    z = np.full(len(on), np.inf, np.float32)
+        return None
+    halves, short = [], np.zeros(len(on), bool)
     for half in (side, ~side):
-        o = on & half & use[None, :]
-        n = o.sum(axis=1)
-        zh = (o @ v) / np.sqrt(np.maximum(n, 1))
-        z = np.minimum(z, np.where(n >= ENDS_MIN_PX, zh, -np.inf))
-    return max(float(z.max()), 0.0) / max(noise, 1e-6)
+        o = (on & half & use[None, :]).astype(np.float32)
+        cnt = o.sum(axis=1)
+        halves.append(o / np.sqrt(np.maximum(cnt, 1))[:, None])
+        short |= cnt < ENDS_MIN_PX
+    return pix, use, np.stack(halves), short
+
+
+def ends_sums(dk: np.ndarray, rows: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+              ) -> np.ndarray:
+    """ends_z before the noise for a stack of boxes of one shape (`rows`: end_rows'): per
+    box the greatest over the bands of the lesser of a band's two ends, at least 0."""
+    pix, use, halves, short = rows
+    if short.all():
+        return np.zeros(dk.shape[0], np.float32)
+    v = dk.reshape(dk.shape[0], -1)[:, pix].astype(np.float32)
+    v -= np.median(v[:, use], axis=1, keepdims=True)
+    z = np.minimum(v @ halves[0].T, v @ halves[1].T)[:, ~short]
+    return np.maximum(z.max(axis=1), 0.0)
 
 
 def standing_out(z: Mapping[str, float]) -> dict[str, float]:

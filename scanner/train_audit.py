@@ -8,9 +8,9 @@ on (5,000) and of ten more, the milder photos and clean renders of half of those
 and the flatbed scans of all fifty. Each is read by the reader itself without the model
 (so it learns what the reader sees), and every box's box_inputs row is kept with its
 truth: all the marked boxes and those the rules did not read empty, one in ten of the
-rest (their weight is given back to the "empty" class afterwards). Cases are generated into --cases (the
-benchmark's folder, bench/out, by default) when they are not there yet, exactly as
-`bench/bench_scanner.py` makes them. The twenty fresh seeds' harsh photos are held out:
+rest (their weight is given back to the "empty" class afterwards). Cases are generated
+into --cases (the benchmark's folder, bench/out, by default) when they are not there
+yet, exactly as `bench/bench_scanner.py` makes them. The twenty fresh seeds' harsh photos are held out:
 it prints the model's accuracy on them, how many boxes the rules read wrong outright its
 doubt catches and how many read right it sends to review, at DOUBT and around it, and how
 many of the rules' reviews its own reading, all but sure, would settle right and wrong.

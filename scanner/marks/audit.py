@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from scanner.digits import load_mlp, mlp_probabilities
-from scanner.faintline import ENDS_MIN_PX, LINE_MIN_PX, _band_geometry, long_bands
+from scanner.faintline import end_rows, ends_sums, long_bands
 from scanner.marks.state import CANCELLED, CHECKED, EMPTY, REVIEW, SETTLED, SLASHED, Mark
 
 MODEL = Path(__file__).parent.parent / "models" / "audit.npz"
@@ -94,41 +94,6 @@ def _hog(img: np.ndarray) -> np.ndarray:
                                   axis=1)).astype(np.float32)
 
 
-@cache
-def _end_rows(region: bytes, plain: bytes, shape: tuple[int, int]
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
-    """For faintline.ends_z over boxes of one shape: the pixels measured, which of them
-    are plain, per half of the box each band's plain pixels there over sqrt(their
-    count), and the bands with under ENDS_MIN_PX of them in a half (not counted)."""
-    geo = _band_geometry(region, shape)
-    if geo is None:
-        return None
-    pix, on, side, _ = geo
-    use = np.frombuffer(plain, bool).reshape(shape).ravel()[pix]
-    if use.sum() < LINE_MIN_PX // 3:
-        return None
-    halves, short = [], np.zeros(len(on), bool)
-    for half in (side, ~side):
-        o = (on & half & use[None, :]).astype(np.float32)
-        cnt = o.sum(axis=1)
-        halves.append(o / np.sqrt(np.maximum(cnt, 1))[:, None])
-        short |= cnt < ENDS_MIN_PX
-    return pix, use, np.stack(halves), short
-
-
-def _ends(d: np.ndarray, rows: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-          ) -> np.ndarray:
-    """Per box (of one shape): faintline.ends_z before the noise, the greatest over the
-    bands of the lesser of a band's two ends."""
-    pix, use, halves, short = rows
-    if short.all():
-        return np.zeros(d.shape[0], np.float32)
-    v = d.reshape(d.shape[0], -1)[:, pix].astype(np.float32)
-    v -= np.median(v[:, use], axis=1, keepdims=True)
-    z = np.minimum(v @ halves[0].T, v @ halves[1].T)[:, ~short]
-    return np.maximum(z.max(axis=1), 0.0)
-
-
 def band_features(dk: np.ndarray, d: np.ndarray, region: np.ndarray, plain: np.ndarray,
                   noise: np.ndarray) -> np.ndarray:
     """(N, 4) per box, from its darkest straight band through the middle (faintline's
@@ -158,9 +123,9 @@ def band_features(dk: np.ndarray, d: np.ndarray, region: np.ndarray, plain: np.n
         out[ks, 0] = top / noise[ks]
         out[ks, 1] = top * w.max(axis=1)[best]  # (w: 1/sqrt(n) on a band's n pixels)
         out[ks, 2] = angle[best]
-        rows = _end_rows(key, plain[ks[0]].tobytes(), region.shape[1:])
+        rows = end_rows(key, plain[ks[0]].tobytes(), region.shape[1:])
         if rows is not None:
-            out[ks, 3] = _ends(d[ks], rows) / noise[ks]
+            out[ks, 3] = ends_sums(d[ks], rows) / noise[ks]
     return out
 
 
