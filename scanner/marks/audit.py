@@ -20,7 +20,7 @@ the digits' (weights in scanner/models/audit.npz). About 9 ms a sheet.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -94,6 +94,20 @@ def _hog(img: np.ndarray) -> np.ndarray:
                                   axis=1)).astype(np.float32)
 
 
+@lru_cache(maxsize=16)
+def _shapes(region: bytes, plain: bytes, shape: tuple[int, int, int]
+            ) -> list[tuple[bytes, np.ndarray, list[tuple[bytes, np.ndarray]]]]:
+    """The stack's boxes grouped by shape (a layout's, so worked out once): each region's
+    mask, its boxes, and those boxes by their plain paper's mask."""
+    reg = np.frombuffer(region, bool).reshape(shape)
+    pla = np.frombuffer(plain, bool).reshape(shape)
+    groups: dict[bytes, dict[bytes, list[int]]] = {}
+    for k in range(shape[0]):
+        groups.setdefault(reg[k].tobytes(), {}).setdefault(pla[k].tobytes(), []).append(k)
+    return [(key, np.array(sorted(k for ks in sub.values() for k in ks)),
+             [(pk, np.array(ks)) for pk, ks in sub.items()]) for key, sub in groups.items()]
+
+
 def band_features(dk: np.ndarray, d: np.ndarray, region: np.ndarray, plain: np.ndarray,
                   noise: np.ndarray) -> np.ndarray:
     """(N, 4) per box, from its darkest straight band through the middle (faintline's
@@ -105,17 +119,14 @@ def band_features(dk: np.ndarray, d: np.ndarray, region: np.ndarray, plain: np.n
     over the paper."""
     n = dk.shape[0]
     out = np.zeros((n, 4), np.float32)
-    groups: dict[bytes, list[int]] = {}
-    for k in range(n):
-        groups.setdefault(region[k].tobytes() + plain[k].tobytes(), []).append(k)
     noise = np.maximum(np.asarray(noise, np.float32), np.float32(1e-6))
-    for members in groups.values():
-        ks = np.array(members)
-        key = region[ks[0]].tobytes()
+    flat = dk.reshape(n, -1)
+    for key, ks, by_plain in _shapes(np.ascontiguousarray(region).tobytes(),
+                                     np.ascontiguousarray(plain).tobytes(), region.shape):
         pix, w, angle = long_bands(key, region.shape[1:])
         if not len(pix):
             continue
-        v = dk.reshape(n, -1)[ks][:, pix].astype(np.float32)
+        v = flat[ks][:, pix].astype(np.float32)
         v -= np.median(v, axis=1, keepdims=True)
         sums = v @ w.T  # (boxes, bands): each band's sum over sqrt(its pixels)
         best = sums.argmax(axis=1)
@@ -123,9 +134,10 @@ def band_features(dk: np.ndarray, d: np.ndarray, region: np.ndarray, plain: np.n
         out[ks, 0] = top / noise[ks]
         out[ks, 1] = top * w.max(axis=1)[best]  # (w: 1/sqrt(n) on a band's n pixels)
         out[ks, 2] = angle[best]
-        rows = end_rows(key, plain[ks[0]].tobytes(), region.shape[1:])
-        if rows is not None:
-            out[ks, 3] = ends_sums(d[ks], rows) / noise[ks]
+        for plain_key, kp in by_plain:
+            rows = end_rows(key, plain_key, region.shape[1:])
+            if rows is not None:
+                out[kp, 3] = ends_sums(d[kp], rows) / noise[kp]
     return out
 
 
