@@ -2143,3 +2143,20 @@ def test_a_box_the_learned_second_look_all_but_rules_out_is_a_review(
     case = make_case(case_seed(seed, "phone", index), "phone")
     m = read(case).marks[rid]
     assert doubted(m, rid, case.truth[rid]) and AUDIT_WHY in m.why, m
+
+
+def test_a_review_the_second_look_settles_is_no_sure_mark_to_the_legibility_checks() -> None:
+    """211 phone 76 (101 dpi): one light pencil tick that the rules leave in review and the
+    learned second look settles (0.9996). The legibility checks were measured on the rules'
+    reading; counted among the sure marks, that one light mark put the photo's share of
+    marks under their ink threshold over FAINT_TAIL, and a photo with every box right was
+    refused as too faint. It is read, with nothing left to review and nothing wrong."""
+    from scanner.marks.audit import SETTLE_WHY
+
+    case = make_case(case_seed(211, "phone", 76), "phone")
+    res = read(case)
+    m = res.marks["skill.computer.1"]
+    assert res.error is None and res.review == []
+    assert m.why.startswith(SETTLE_WHY) and m.state == case.truth["skill.computer.1"]
+    wrong = Score().add(case, res)
+    assert not wrong, wrong

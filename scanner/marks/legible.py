@@ -5,9 +5,19 @@ gets when it is read.
 
 from __future__ import annotations
 
+from scanner.marks.audit import SETTLE_WHY
 from scanner.marks.printed import WASHED_GAIN
 from scanner.marks.sheet import LIGHT_RATIO, Reading, _contrast
-from scanner.marks.state import CHECKED, QUIET_NOISE, REVIEW, SCAN_NOISE, SETTLED, SLASHED, id_list
+from scanner.marks.state import (
+    CHECKED,
+    QUIET_NOISE,
+    REVIEW,
+    SCAN_NOISE,
+    SETTLED,
+    SLASHED,
+    Mark,
+    id_list,
+)
 from starsheets.errors import InputFileError
 
 FAINT_SHEET = 1.2  # a sheet whose typical mark is under 1.2x its ink threshold (a light one
@@ -106,8 +116,7 @@ def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | No
                 f"{gain:.0%} of its darkness, so the haze of its outlines looks like ink)",
                 "Take a sharp, evenly lit photo without glare, the sheet filling the frame "
                 "(or scan with --read-anyway and check the sheet by hand).")
-    sure_levels = [m.features["level"] for m in reading.marks.values()
-                   if m.state in (CHECKED, SLASHED)]
+    sure_levels = [m.features["level"] for m in reading.marks.values() if _sure_mark(m)]
     unclear = sum(m.state == REVIEW or m.doubt == SETTLED for m in reading.marks.values())
     # too unclear to read: a marked sheet with over UNCLEAR_SHARE of its boxes unclear, or
     # any with over UNREADABLE_SHARE (so unclear a reading tells nothing, whatever it read)
@@ -150,5 +159,11 @@ def _faint_tail(reading: Reading) -> float:
     if reading.calibration.noise < QUIET_NOISE:
         return 0.0
     under = [m.features["level"] < m.features["t_ink"] for m in reading.marks.values()
-             if m.state in (CHECKED, SLASHED) and "t_ink" in m.features]
+             if _sure_mark(m) and "t_ink" in m.features]
     return sum(under) / len(under) if len(under) >= FAINT_MIN_SURE else 0.0
+
+
+def _sure_mark(m: Mark) -> bool:
+    """A mark the rules read (a review the learned second look settled is still a review
+    to these checks, as they were measured on the rules' reading)."""
+    return m.state in (CHECKED, SLASHED) and not m.why.startswith(SETTLE_WHY)
