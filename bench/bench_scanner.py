@@ -36,23 +36,8 @@ sys.path.insert(0, str(ROOT))
 
 from game.opial.marks import CANCELLED, meaning  # noqa: E402
 from game.opial.state import SCORE_LINES, CareerState  # noqa: E402
-from scanner.synthetic.cache import case_dir, generate_case  # noqa: E402
+from scanner.synthetic.cache import SETS, case_dir, generate_case  # noqa: E402
 
-# set name -> (synthetic profile, default number of sheets)
-SETS: dict[str, tuple[str, int]] = {
-    "phone": ("phone", 100),
-    "phone-easy": ("phone-easy", 40),
-    "corner-cut": ("corner-cut", 20),
-    "scan-150": ("scan-150", 15),
-    "scan-300": ("scan-300", 15),
-    "scan-600": ("scan-600", 10),
-    "clean": ("clean", 20),
-    "short-ticks": ("short-ticks", 40),
-    "short-ticks-scan": ("short-ticks-scan", 40),
-    "phone-vga": ("phone-vga", 40),
-    "strays": ("strays", 40),
-    "strays-scan": ("strays-scan", 40),
-}
 DEFAULT_SETS = ("phone", "phone-easy", "scan-150", "scan-300", "scan-600", "clean")
 REVIEW = "review"
 TARGET_ERROR = 0.001  # harsh phone: silent box errors

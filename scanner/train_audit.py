@@ -40,10 +40,6 @@ TUNED = (0, 7, 11, 21, 22, 31, 41, 53, 61, 73, 83, 97, 101, 113, 127, 139, 149, 
 LATER = (463, 467, 479, 487, 491, 499, 503, 509, 521, 523)
 HELD_OUT = (349, 353, 359, 367, 373, 379, 383, 389, 397, 401, 409, 419, 421, 431, 433, 439,
             443, 449, 457, 461)
-# set -> (profile, cases per seed); the sets of bench/bench_scanner.py
-SETS = {"phone": ("phone", 100), "phone-easy": ("phone-easy", 40),
-        "scan-150": ("scan-150", 15), "scan-300": ("scan-300", 15),
-        "scan-600": ("scan-600", 10), "clean": ("clean", 20)}
 MILD = ("phone-easy", "scan-150", "scan-300", "scan-600", "clean")
 SCANS = ("scan-150", "scan-300", "scan-600")
 EDITION, PAPER = "later", "letter"
@@ -51,7 +47,7 @@ EDITION, PAPER = "later", "letter"
 
 def _jobs(cases: Path, seeds: tuple[int, ...], names: tuple[str, ...]
           ) -> list[tuple[str, str, int, int, str, str, str]]:
-    from scanner.synthetic.cache import case_dir
+    from scanner.synthetic.cache import SETS, case_dir
 
     return [(name, SETS[name][0], i, seed, EDITION, PAPER,
              str(case_dir(cases, seed, EDITION, PAPER, name)))

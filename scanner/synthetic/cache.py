@@ -1,5 +1,6 @@
 """Generated cases kept on disk, shared by the benchmarks and scanner.train_audit.
 
+    SETS                                                 the benchmark's sets
     case_dir(out, seed, edition, paper, name) -> Path    where a set's cases live
     cached_case(directory, stem) -> Path | None         a case made before, if still valid
     generate_case(job) -> (path, ms, made)              make (or find) one case
@@ -16,6 +17,22 @@ from pathlib import Path
 
 from scanner.synthetic.case import case_seed, make_case, write_case
 from scanner.synthetic.common import VERSION
+
+# the benchmark's sets: name -> (synthetic profile, default number of cases per seed)
+SETS: dict[str, tuple[str, int]] = {
+    "phone": ("phone", 100),
+    "phone-easy": ("phone-easy", 40),
+    "corner-cut": ("corner-cut", 20),
+    "scan-150": ("scan-150", 15),
+    "scan-300": ("scan-300", 15),
+    "scan-600": ("scan-600", 10),
+    "clean": ("clean", 20),
+    "short-ticks": ("short-ticks", 40),
+    "short-ticks-scan": ("short-ticks-scan", 40),
+    "phone-vga": ("phone-vga", 40),
+    "strays": ("strays", 40),
+    "strays-scan": ("strays-scan", 40),
+}
 
 
 def case_dir(out: Path, seed: int, edition: str, paper: str, name: str) -> Path:
