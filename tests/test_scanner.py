@@ -523,6 +523,22 @@ def test_a_box_dark_all_over_is_not_read_empty(median: float, state: str) -> Non
     assert mk.state == state
 
 
+@pytest.mark.parametrize(("median", "likely"), [(0.2, "empty"), (0.38, "checked")])
+def test_a_box_dark_all_over_with_a_little_ink_leans_checked(median: float, likely: str
+                                                            ) -> None:
+    """The same box with a pixel or two of ink left (283 phone 62's promotion box 60 as
+    another CPU rounds it: 2 % of the box) is a review for its little ink; dark all over, it
+    leans checked, not empty."""
+    from scanner.marks import Calibration
+    from scanner.marks.classifier import classify
+
+    f = {"n": 340.0, "ink": 0.0206, "faint": 0.038, "centre": 0.031, "level": 0.19,
+         "fill": 0.8, "t_ink": 0.15, "t_faint": 0.09, "sides": 0.5, "halo": 0.017,
+         "halo_strokes": 0, "halo_seen": 4, "halo_sides": 0, "median": median}
+    mk = classify(f, False, None, Calibration(0.0, 0.01, 0.15, 0.09))
+    assert (mk.state, mk.likely) == ("review", likely)
+
+
 def test_thin_faint_stroke_on_a_quiet_scan_is_a_mark() -> None:
     """One thin light stroke across a box covers only ~6 % of it: on a quiet image (a
     scan, a clean render) it reads as marked; on a noisy photo it would go to review. (In

@@ -119,11 +119,13 @@ SOLID_MEDIAN = 0.7  # a box read as cancelled whose inside's median darkness is 
 #   33: a cross in a shadow on a harsh photo, 167 phone 29, at 0.44; of 993 corrections on
 #   14 seeds' harsh photos and 899 on 14 others' scans, clean renders and mild photos
 #   none is under 0.88, and no other box read cancelled is under 0.7)
-DARK_EMPTY = 2.3  # a box read empty whose inside's median darkness is this many times its
-#   ink threshold: a review (session 33: a marker's tick over promotion box 60 on a blurred
-#   harsh photo, 283 phone 62, at 2.56, the print model taking it for the print; the 380
-#   empty boxes inked over HALO_FILL on 14 seeds' harsh photos, print blur all over them,
-#   measure 2.01 at most)
+DARK_EMPTY = 2.3  # a box read empty (or a review leaning empty) whose inside's median
+#   darkness is this many times its ink threshold: a review, likely checked (session 33: a
+#   marker's tick over promotion box 60 on a blurred harsh photo, 283 phone 62, at 2.56,
+#   the print model taking it for the print; the 380 empty boxes inked over HALO_FILL on 14
+#   seeds' harsh photos, print blur all over them, measure 2.01 at most. Session 46: on
+#   another CPU one more pixel of it is ink, 0.0206 of the box, and the rules' "a little
+#   ink" review leaned empty: the dark box is a reason against that lean too)
 SOLID_INK = 0.6  # a box over the threshold all over, but with ink (print taken away) on less
 #   of it than this, and its rim inked: dim paper under a cross, not a fill (review; the
 #   bench's corrections ink 0.65 and over, two crosses on a dim photo 0.49 and 0.51)
@@ -213,9 +215,10 @@ def classify(f: dict[str, float], executed: bool, line: tuple[float, float] | No
         # dark all over, but most of it far lighter than its ink: strokes over a dark
         # ground (a shadow), not a box filled solid, and the rim as dark as the ground
         return Mark(REVIEW, 0.45, CHECKED, DARK_GROUND_WHY, f)
-    if mk.state == EMPTY and f.get("median", 0.0) >= DARK_EMPTY * f["t_ink"]:
-        # read empty, yet most of the box is dark: ink over the printed number that the
-        # print model took away (a marker's tick hiding it), or the print's blur
+    if EMPTY in (mk.state, mk.likely) and f.get("median", 0.0) >= DARK_EMPTY * f["t_ink"]:
+        # read empty (or unclear, leaning empty), yet most of the box is dark: ink over the
+        # printed number that the print model took away (a marker's tick hiding it), or
+        # the print's blur
         return Mark(REVIEW, 0.4, CHECKED, DARK_EMPTY_WHY, f, INK)
     if mk.state == SLASHED and f.get("fill", 0.0) >= F_FILLED:
         # ink over nearly all of the box (short of a side, or it would read filled):
