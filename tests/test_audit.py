@@ -134,7 +134,8 @@ def test_a_reading_the_model_all_but_rules_out_goes_to_review(
 @pytest.mark.parametrize(("likely", "logits", "settled"), [
     (SLASHED, [0.0, 0.0, 9.0, 0.0], True),  # the model all but sure of the likely value
     (SLASHED, [0.0, 0.0, 5.0, 0.0], False),  # ... only fairly sure (p 0.98)
-    (EMPTY, [0.0, 0.0, 9.0, 0.0], False),  # ... sure of another value than the rules' likely
+    (EMPTY, [0.0, 0.0, 9.0, 0.0], True),  # ... all but sure of another value than the lean
+    (EMPTY, [0.0, 0.0, 6.0, 0.0], False),  # ... fairly sure of it (p 0.993)
 ])
 def test_a_review_the_model_is_all_but_sure_of_is_settled(
         tmp_path: Path, likely: str, logits: list[float], settled: bool) -> None:
@@ -142,12 +143,35 @@ def test_a_review_the_model_is_all_but_sure_of_is_settled(
     marks = {"a": Mark(REVIEW, 0.4, likely, "faint mark: tick, cross or slash?", {"ink": 0.1})}
     assert audit.second_look(marks, ["a"], np.zeros((1, 5), np.float32), path) == []
     mk = marks["a"]
-    if settled:
-        assert (mk.state, mk.likely, mk.doubt) == (likely, likely, SETTLED)
-        assert mk.why.startswith(audit.SETTLE_WHY) and mk.why.endswith("tick, cross or slash?")
+    if settled:  # (the model's value: a slash)
+        assert (mk.state, mk.likely, mk.doubt) == (SLASHED, SLASHED, SETTLED)
+        assert mk.why.startswith(f"{audit.SETTLE_WHY}: {SLASHED} (0.9")
+        assert mk.why.endswith("tick, cross or slash?")
     else:
         assert mk.state == REVIEW and mk.why == "faint mark: tick, cross or slash?"
     assert 0 < mk.features["audit_p"] <= 1 and mk.features["ink"] == 0.1
+
+
+@pytest.mark.parametrize(("likely", "logits", "quiet", "settled"), [
+    (EMPTY, [0.0, 0.0, 5.0, 0.0], True, False),  # a scan: p 0.98, under SETTLE_QUIET
+    (EMPTY, [0.0, 0.0, 6.0, 0.0], True, True),  # ... p 0.993, over it, against the lean
+    (SLASHED, [0.0, 0.0, 6.0, 0.0], True, True),  # ... or with it
+    (EMPTY, [0.0, 0.0, 6.0, 0.0], False, False),  # a photo: p 0.993 is under SETTLE
+    (SLASHED, [0.0, 0.0, 6.0, 0.0], False, False),
+])
+def test_on_a_sheet_as_quiet_as_a_scan_the_model_settles_what_it_is_sure_of(
+        tmp_path: Path, likely: str, logits: list[float], quiet: bool, settled: bool
+        ) -> None:
+    path = _model(tmp_path, logits, 5)
+    why = "a little ink: a light mark, an erasure or a stray?"
+    marks = {"a": Mark(REVIEW, 0.4, likely, why, {"ink": 0.01})}
+    audit.second_look(marks, ["a"], np.zeros((1, 5), np.float32), path, quiet=quiet)
+    mk = marks["a"]
+    if settled:
+        assert (mk.state, mk.likely, mk.doubt) == (SLASHED, SLASHED, SETTLED)
+        assert mk.why.startswith(f"{audit.SETTLE_WHY}: {SLASHED} (0.99") and mk.why.endswith(why)
+    else:
+        assert mk.state == REVIEW and mk.why == why
 
 
 def test_a_photo_too_coarse_for_shapes_has_nothing_settled(tmp_path: Path) -> None:

