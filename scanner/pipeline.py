@@ -193,8 +193,8 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False,
         tpl = blank(manifest, WORKING_DPI)
     with t.stage("marks"):
         inks: dict[str, np.ndarray] = {}  # the Executed boxes' ink, for scanner.lowres
-        # (the second look settles nothing under LOW_RES_DPI: it was not measured there)
-        reading = read_marks(canvas, tpl, inks, audit=True, settle=f.dpi >= LOW_RES_DPI)
+        # (under LOW_RES_DPI too since session 46: measured there, audit.SETTLE)
+        reading = read_marks(canvas, tpl, inks, audit=True, settle=True)
         doubt_blurred_successes(reading.marks, reading.print_look[0], inks)
     rules = load_rules(manifest.edition)
     tracks = ordered_tracks(rules)
