@@ -62,16 +62,12 @@ def _scaled_jpeg(encoded: bytes, megapixels: float, quality: int | None) -> byte
 
 def make(r: Recipe) -> dict[str, object]:
     """Write samples/photos/<name>.jpg and .expected.json; return the expected record."""
-    from scanner.pipeline import scan_file
     from scanner.synthetic import VERSION, make_case
 
     case = make_case(r.seed, r.profile)
     photo = OUT / f"{r.name}.jpg"
     photo.write_bytes(_scaled_jpeg(case.encoded, r.megapixels, r.quality))
     boxes = {rid: v for rid, v in case.truth.items() if isinstance(v, str) and rid != "name"}
-    read = scan_file(photo)[0]
-    if read.error is not None or read.score is None:
-        raise RuntimeError(f"{photo}: {read.error}")
     record: dict[str, object] = {
         "source": f"samples/photos/{photo.name}",
         "code": case.meta["code"],
@@ -80,25 +76,30 @@ def make(r: Recipe) -> dict[str, object]:
                       "jpeg_quality": r.quality},
         "state": case.state.to_dict(),
         "marks": boxes,
-        "read_now": {"review": list(read.review), "score": read.score.total},
+        "read_now": _read_now(photo),
     }
     (OUT / f"{r.name}.expected.json").write_text(json.dumps(record, indent=2,
                                                            ensure_ascii=False) + "\n")
     return record
 
 
+def _read_now(photo: Path) -> dict[str, object]:
+    """What the scanner reads now of a sample photo: the boxes it sends to review, the score."""
+    from scanner.pipeline import scan_file
+
+    read = scan_file(photo)[0]
+    if read.error is not None or read.score is None:
+        raise RuntimeError(f"{photo}: {read.error}")
+    return {"review": list(read.review), "score": read.score.total}
+
+
 def reread(r: Recipe) -> dict[str, object]:
     """Record again only what the scanner reads now of samples/<name>.jpg as it is (the
     generator's floating point differs a little between CPUs, so making the photo again
     on another machine can change its marks)."""
-    from scanner.pipeline import scan_file
-
     path = OUT / f"{r.name}.expected.json"
     record: dict[str, object] = json.loads(path.read_text())
-    read = scan_file(OUT / f"{r.name}.jpg")[0]
-    if read.error is not None or read.score is None:
-        raise RuntimeError(f"{r.name}.jpg: {read.error}")
-    record["read_now"] = {"review": list(read.review), "score": read.score.total}
+    record["read_now"] = _read_now(OUT / f"{r.name}.jpg")
     path.write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n")
     return record
 
