@@ -131,6 +131,27 @@ def test_a_reading_the_model_all_but_rules_out_goes_to_review(
         assert marks["a"].state == EMPTY
 
 
+@pytest.mark.parametrize(("read", "fill", "logits", "sent", "likely"), [
+    (CHECKED, 0.8, [0.0, 0.2, -9.0, -9.0], True, CHECKED),  # filled, checked at 0.55
+    (CHECKED, 0.8, [0.0, -0.2, -9.0, -9.0], True, EMPTY),  # ... at 0.45, empty at 0.55
+    (CHECKED, 0.8, [0.0, 1.5, -9.0, -9.0], False, CHECKED),  # ... at 0.82
+    (CHECKED, 0.1, [0.0, 0.2, -9.0, -9.0], False, CHECKED),  # a tick's ink, at 0.55
+    (SLASHED, 0.8, [0.0, -9.0, 0.2, -9.0], False, SLASHED),  # only a box read checked
+])
+def test_a_filled_box_the_model_doubts_as_a_check_goes_to_review(
+        tmp_path: Path, read: str, fill: float, logits: list[float], sent: bool,
+        likely: str) -> None:
+    path = _model(tmp_path, logits, 5)
+    marks = {"a": Mark(read, 1.0, read, "", {"fill": fill})}
+    got = audit.second_look(marks, ["a"], np.zeros((1, 5), np.float32), path)
+    assert got == (["a"] if sent else [])
+    mk = marks["a"]
+    assert mk.likely == likely and mk.state == (REVIEW if sent else read)
+    if sent:  # (a reading over DOUBT: the doubt is the fill's)
+        assert mk.why.startswith(audit.FILLED_WHY) and mk.features["fill"] == fill
+        assert audit.DOUBT <= mk.features["audit_p"] < audit.FILLED_DOUBT
+
+
 @pytest.mark.parametrize(("likely", "logits", "settled"), [
     (SLASHED, [0.0, 0.0, 9.0, 0.0], True),  # the model all but sure of the likely value
     (SLASHED, [0.0, 0.0, 5.0, 0.0], False),  # ... only fairly sure (p 0.98)
