@@ -38,12 +38,14 @@ MARK_KEYS = ("halo", "halo_strokes", "halo_sides", "halo_seen", "median", "sides
              "centre", "ink", "faint")  # the rules' measures the model is given
 DOUBT = 0.3  # a reading the model gives less than this goes to review (chosen on held-out seeds)
 FILLED = 0.3  # a box read checked with ink over this share of its inside (coloured in, or
-FILLED_DOUBT = 0.6  # a correction) goes to review under this. Session 47: the silent error
-#   fresh seeds still showed most was a pencil correction on a phone photo whose scribble the
-#   blur merged with the outline, read as coloured in at 0.52-0.56 (797 phone 97, 641 phone
-#   18 and 35; 877 phone 12 on ten seeds read only after). On twenty seeds' harsh photos
-#   (659-797) the model gave 190 readings a checked under 0.8: the 10 with such a fill under
-#   0.6 held one of those errors; under DOUBT, none of them
+FILLED_DOUBT = 0.6  # a correction) goes to review under this, not DOUBT. Session 47: the
+#   silent error most often left on seeds nobody had read was a pencil correction on a
+#   phone photo, its scribble merged with the outline by the blur, read as coloured in at
+#   0.52-0.56 (797 phone 97, 641 phone 18 and 35). On 659-797's harsh photos (the bar was
+#   chosen there) 190 boxes were read checked at 0.3-0.8: 10 of them with such a fill
+#   under 0.6, one of them that correction; read end to end, 3 boxes more to review of
+#   567,324. Read after: ten new seeds (863-937) 1 -> 0 silent sheets of 927
+#   (877 phone 12, another such correction), 2 boxes more to review
 FILLED_WHY = ("box filled: coloured in (checked), or a correction whose scribble does not "
               "show?")
 SETTLE = 0.999  # a review whose value the model gives this much is read so (SETTLED), whether
@@ -226,7 +228,8 @@ def second_look(marks: dict[str, Mark], ids: Sequence[str], x: np.ndarray,
                 path: Path | None = None, settle: bool = True, quiet: bool = False
                 ) -> list[str]:
     """Send to review each box read outright whose reading the model gives under DOUBT
-    (its likely value: the model's own, where it is over even odds); with `settle`, read
+    (FILLED_DOUBT for a filled box read checked; its likely value: the model's own, where
+    it is over even odds); with `settle`, read
     each review whose value it gives SETTLE or more (on a `quiet` sheet, as quiet as a
     scan: SETTLE_QUIET) as that, whatever the rules leaned to (doubt SETTLED, so still
     unclear to the legibility checks); the ids sent."""
