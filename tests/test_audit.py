@@ -152,6 +152,24 @@ def test_a_filled_box_the_model_doubts_as_a_check_goes_to_review(
         assert audit.DOUBT <= mk.features["audit_p"] < audit.FILLED_DOUBT
 
 
+@pytest.mark.parametrize(("light", "logits", "sent"), [
+    (True, [2.5, 0.0, 0.0, -9.0], True),  # a light sheet, empty at 0.86
+    (True, [4.0, 0.0, 0.0, -9.0], False),  # ... at 0.965
+    (False, [2.5, 0.0, 0.0, -9.0], False),  # a sheet of dark marks, empty at 0.86
+])
+def test_on_a_sheet_of_light_marks_an_empty_box_the_model_doubts_goes_to_review(
+        tmp_path: Path, light: bool, logits: list[float], sent: bool) -> None:
+    path = _model(tmp_path, logits, 5)
+    marks = {"a": Mark(EMPTY, 1.0, EMPTY, "", {"faint": 0.002})}
+    got = audit.second_look(marks, ["a"], np.zeros((1, 5), np.float32), path, light=light)
+    assert got == (["a"] if sent else [])
+    mk = marks["a"]
+    assert mk.state == (REVIEW if sent else EMPTY) and mk.likely == EMPTY
+    if sent:
+        assert mk.why.startswith(audit.LIGHT_EMPTY_WHY)
+        assert audit.DOUBT <= mk.features["audit_p"] < audit.LIGHT_EMPTY_DOUBT
+
+
 @pytest.mark.parametrize(("likely", "logits", "settled"), [
     (SLASHED, [0.0, 0.0, 9.0, 0.0], True),  # the model all but sure of the likely value
     (SLASHED, [0.0, 0.0, 5.0, 0.0], False),  # ... only fairly sure (p 0.98)

@@ -351,7 +351,8 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
             d, over, st.inside | st.text, st.near | st.text, p0_k, t_ink_k, cal.ink_level,
             cal.noise, cal.blur, st.printed, st.executed, [marks[r].features for r in st.ids],
             st.inside, noise_k))
-        second_look(marks, *inputs, settle=settle, quiet=cal.noise < SCAN_NOISE)
+        second_look(marks, *inputs, settle=settle, quiet=cal.noise < SCAN_NOISE,
+                    light=contrast < LIGHT_RATIO)
     darkness = {}
     for k, g in enumerate(tpl.regions):
         if g.region.kind in ("digits", "text"):
