@@ -234,15 +234,26 @@ def probabilities(x: np.ndarray, path: Path | None = None) -> np.ndarray | None:
     return None if m is None else mlp_probabilities(m, x)
 
 
+def _doubt_bar(mk: Mark, light: bool) -> tuple[float, str]:
+    """The probability under which the model's doubt sends a reading to review, and the
+    doubt's words where that is over DOUBT: a filled box read checked (FILLED_DOUBT), a box
+    read empty on a sheet of light marks (LIGHT_EMPTY_DOUBT), any other (DOUBT)."""
+    if mk.state == CHECKED and mk.features.get("fill", 0.0) >= FILLED:
+        return FILLED_DOUBT, FILLED_WHY
+    if light and mk.state == EMPTY:
+        return LIGHT_EMPTY_DOUBT, LIGHT_EMPTY_WHY
+    return DOUBT, ""
+
+
 def second_look(marks: dict[str, Mark], ids: Sequence[str], x: np.ndarray,
                 path: Path | None = None, settle: bool = True, quiet: bool = False,
                 light: bool = False) -> list[str]:
     """Send to review each box read outright whose reading the model gives under DOUBT
-    (FILLED_DOUBT for a filled box read checked; its likely value: the model's own, where
-    it is over even odds); with `settle`, read
-    each review whose value it gives SETTLE or more (on a `quiet` sheet, as quiet as a
-    scan: SETTLE_QUIET) as that, whatever the rules leaned to (doubt SETTLED, so still
-    unclear to the legibility checks); the ids sent."""
+    (or a higher bar: _doubt_bar; `light`: the sheet's marks are light), likely the
+    model's own value where it is over even odds. With `settle`, read each review whose
+    value it gives SETTLE or more (on a `quiet` sheet, as quiet as a scan: SETTLE_QUIET)
+    as that, whatever the rules leaned to (doubt SETTLED, so still unclear to the
+    legibility checks). Returns the ids sent."""
     p = probabilities(x, path)
     if p is None:
         return []
@@ -261,14 +272,12 @@ def second_look(marks: dict[str, Mark], ids: Sequence[str], x: np.ndarray,
             continue
         p_read = float(p[k, CLASSES.index(mk.state)])
         mk.features["audit_p"] = round(p_read, 4)
-        filled = mk.state == CHECKED and mk.features.get("fill", 0.0) >= FILLED
-        pale = light and mk.state == EMPTY
-        if p_read >= (FILLED_DOUBT if filled else LIGHT_EMPTY_DOUBT if pale else DOUBT):
+        bar, doubt_why = _doubt_bar(mk, light)
+        if p_read >= bar:
             continue
         best = int(p[k].argmax())
         likely = CLASSES[best] if p[k, best] > 0.5 else mk.state
-        why = (f"{FILLED_WHY if filled else LIGHT_EMPTY_WHY} ({AUDIT_WHY}: {mk.state} "
-               f"{p_read:.2f})" if p_read >= DOUBT else
+        why = (f"{doubt_why} ({AUDIT_WHY}: {mk.state} {p_read:.2f})" if p_read >= DOUBT else
                f"{AUDIT_WHY} calls it {CLASSES[best]} ({p[k, best]:.2f}), the rules {mk.state}")
         marks[rid] = Mark(REVIEW, 0.4, likely, why, mk.features)
         sent.append(rid)
