@@ -44,8 +44,8 @@ FILLED_DOUBT = 0.6  # a correction) goes to review under this, not DOUBT. Sessio
 #   0.52-0.56 (797 phone 97, 641 phone 18 and 35). On 659-797's harsh photos (the bar was
 #   chosen there) 190 boxes were read checked at 0.3-0.8: 10 of them with such a fill
 #   under 0.6, one of them that correction; read end to end, 3 boxes more to review of
-#   567,324. Read after: ten new seeds (863-937) 1 -> 0 silent sheets of 927
-#   (877 phone 12, another such correction), 2 boxes more to review
+#   567,324. Ten new seeds (863-937): 1 -> 0 silent sheets of 927 (877 phone 12, another
+#   such correction, seen before the bar was set), 2 boxes more to review
 LIGHT_EMPTY_DOUBT = 0.95  # on a sheet of light marks (scanner.marks.sheet.LIGHT_RATIO), a box
 #   read empty goes to review under this: a pale stroke can leave no pixel over the
 #   thresholds, and the model, shown what they measured, leans empty too, though less
