@@ -92,8 +92,11 @@ def _encode(rng: np.random.Generator, img: np.ndarray, profile: str) -> tuple[by
     return buf.tobytes(), ext, fmt
 
 
-def make_case(seed: int, profile: str, edition: str = "later", paper: str = "letter") -> Case:
-    """One synthetic photo or scan of a filled career sheet, with its ground truth."""
+def make_case(seed: int, profile: str, edition: str = "later", paper: str = "letter",
+              written: bool = False) -> Case:
+    """One synthetic photo or scan of a filled career sheet, with its ground truth;
+    `written`: its score lines written (but on a blank sheet), for the digit reader's
+    training (scanner.train_digits); otherwise a third of sheets have them."""
     from sheets.render import layout
 
     if profile not in PROFILES:
@@ -104,7 +107,7 @@ def make_case(seed: int, profile: str, edition: str = "later", paper: str = "let
     rules = load_rules(edition)
     t0 = time.perf_counter()
     rng = np.random.default_rng([int(seed) & 0xFFFFFFFFFFFF, PROFILES.index(profile)])
-    state, truth, inks, style, plan_meta = _plan(rng, profile, rules, manifest)
+    state, truth, inks, style, plan_meta = _plan(rng, profile, rules, manifest, written)
     page = Page(manifest)
     missing: tuple[int, ...] = ()
     if profile in PHOTO_PROFILES:

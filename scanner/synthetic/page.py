@@ -101,8 +101,11 @@ def _written(rng: np.random.Generator, state: CareerState, rules: Rules) -> dict
     return {k: v for k, v in lines.items() if -99 <= v <= 999} or None
 
 
-def _content(rng: np.random.Generator, rules: Rules) -> tuple[CareerState, Truth, dict[str, Any]]:
-    """The career on the sheet and the truth of every region."""
+def _content(rng: np.random.Generator, rules: Rules, written: bool = False
+             ) -> tuple[CareerState, Truth, dict[str, Any]]:
+    """The career on the sheet and the truth of every region; `written`: the score lines
+    are written on every sheet but a blank one (the digit reader's training cases), the
+    same random draws made either way."""
     kind = _pick(rng, ("career", "blank", "scrambled"), (0.82, 0.06, 0.12))
     if kind == "blank":
         state = CareerState(edition=rules.edition)
@@ -120,7 +123,7 @@ def _content(rng: np.random.Generator, rules: Rules) -> tuple[CareerState, Truth
         state = _scrambled_state(rng, rules)
     if rng.random() < 0.75:
         state = state.with_changes(name=str(rng.choice(NAMES)))
-    if rng.random() < 0.35:
+    if rng.random() < 0.35 or written:
         state = state.with_changes(written=_written(rng, state, rules))
     return state, state_to_marks(state, rules), {
         "kind": kind, "length": state.length, "start": state.start,

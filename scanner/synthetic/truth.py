@@ -378,10 +378,10 @@ def _grazing_strays(rng: random.Random, manifest: Manifest, inks: list[Ink], cou
     return strokes, placed
 
 
-def _plan(rng: np.random.Generator, profile: str, rules: Rules, manifest: Manifest
-          ) -> tuple[CareerState, Truth, list[Ink], InkStyle, dict[str, Any]]:
-    """State, truth and every stroke of the sheet (PDF points)."""
-    state, truth, sheet_meta = _content(rng, rules)
+def _plan(rng: np.random.Generator, profile: str, rules: Rules, manifest: Manifest,
+          written: bool = False) -> tuple[CareerState, Truth, list[Ink], InkStyle, dict[str, Any]]:
+    """State, truth and every stroke of the sheet (PDF points); `written`: as _content."""
+    state, truth, sheet_meta = _content(rng, rules, written)
     style = _ink_style(rng, profile)
     ink_seed = int(rng.integers(0, 2**31))
     blank = sheet_meta["kind"] == "blank"
