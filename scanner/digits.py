@@ -25,9 +25,11 @@ import cv2
 import numpy as np
 
 MODEL = Path(__file__).parent / "models" / "digits.npz"
+CNN_MODEL = Path(__file__).parent / "models" / "digits_cnn.npz"
 SIDE = 20  # px: the normalised glyph's square
 FIT = 16  # px: the glyph's longest side inside it
 BINS = 8  # signed gradient orientations
+SIDE_CNN, FIT_CNN = 28, 20  # px: the network's square and the glyph's longest side in it
 CORE_SHARE = 0.5  # measured on bench cells: 85 % right at the sheet's threshold, 95 % at this
 CONFIRM = 0.6  # the classifier's probability needed to confirm Tesseract's digit
 CONFIRM_17 = 0.97  # ... for a 1 or a 7 (a 1 with a flag and a 7 are the likely confusion)
@@ -41,6 +43,18 @@ UNANIMOUS = 5  # ... unless every one of this many Tesseract readings (all of fi
 UNANIMOUS_ONE = 1.3
 LEANS = 0.45  # an untrusted cell's confidence when both readers lean to its digit (0.3 when
 #   they do not)
+NOT_DIGIT = 10  # the network's eleventh class: ink in a cell, but no digit (a shadow's edge,
+#   noise, the frame's residue in a cell the player left empty)
+MINUS = 11  # ... and its twelfth: a minus sign too crooked or thick for fields' flat test
+CHARS = (*"0123456789", "", "-")  # what each of the network's classes writes in a cell
+# The network's bars (session 48; chosen on six held-out seeds' written cells, 5,927 lines,
+# and checked on 2,360 real handwritten digits, MNIST's and UCI's held out: docs/scanner.md)
+ALONE = 0.999  # the network this sure of a digit reads the cell by itself
+WITH_VOTE = 0.99  # ... this sure, with the classifier's or Tesseract's sure vote for it
+VETO = 0.5  # a reading the two others agree on stays unsure if the network gives another
+#   digit this much (the old readers' errors on real handwriting were mostly such)
+NO_DIGIT = 0.999  # a cell it gives NOT_DIGIT this much holds no digit (a leading cell is
+#   then empty; a cell after a digit is unreadable)
 
 
 @dataclass(frozen=True)
@@ -68,6 +82,31 @@ def normalise(ink: np.ndarray) -> np.ndarray:
     interp = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
     small = cv2.resize(crop, (nw, nh), interpolation=interp)
     y0, x0 = (SIDE - nh) // 2, (SIDE - nw) // 2
+    out[y0:y0 + nh, x0:x0 + nw] = np.clip(small, 0, 1)
+    return out
+
+
+def glyph(sub: np.ndarray, t_ink: float) -> np.ndarray:
+    """A cell's darkness as the network sees it: cropped to its ink (cell_ink), scaled to
+    FIT_CNN px on its longest side (aspect kept), centred in a SIDE_CNN square, and its
+    darkness stretched from the ink threshold (0) to its strokes' core (1), so a pencil
+    and a pen digit look alike (float32)."""
+    a = np.asarray(sub, dtype=np.float32)
+    out = np.zeros((SIDE_CNN, SIDE_CNN), np.float32)
+    ink = cell_ink(a, t_ink)
+    ys, xs = np.nonzero(ink)
+    if ys.size == 0:
+        return out
+    core = float(np.percentile(a[ink], 90))
+    lo = min(t_ink, 0.5 * core)
+    crop = np.clip((a[ys.min():ys.max() + 1, xs.min():xs.max() + 1] - lo)
+                   / max(core - lo, 1e-3), 0, 1)
+    h, w = crop.shape
+    k = FIT_CNN / max(h, w)
+    nh, nw = max(1, round(h * k)), max(1, round(w * k))
+    interp = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
+    small = cv2.resize(crop, (nw, nh), interpolation=interp)
+    y0, x0 = (SIDE_CNN - nh) // 2, (SIDE_CNN - nw) // 2
     out[y0:y0 + nh, x0:x0 + nw] = np.clip(small, 0, 1)
     return out
 
@@ -133,6 +172,46 @@ def mlp_probabilities(m: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
+def _conv3(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A 3x3 convolution, padding 1, then ReLU: x (n, c, h, w), w (o, c, 3, 3)."""
+    n, c, h, wd = x.shape
+    win = np.lib.stride_tricks.sliding_window_view(np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1))),
+                                                   (3, 3), axis=(2, 3))  # n, c, h, w, 3, 3
+    cols = win.transpose(0, 2, 3, 1, 4, 5).reshape(n * h * wd, c * 9)
+    y = cols @ w.reshape(w.shape[0], -1).T + b
+    return np.maximum(y, 0).reshape(n, h, wd, -1).transpose(0, 3, 1, 2)
+
+
+def _pool2(x: np.ndarray) -> np.ndarray:
+    n, c, h, w = x.shape
+    return x.reshape(n, c, h // 2, 2, w // 2, 2).max(axis=(3, 5))
+
+
+def _cnn() -> dict[str, np.ndarray] | None:
+    return load_mlp(CNN_MODEL)  # (load_mlp caches; CNN_MODEL may be pointed elsewhere)
+
+
+def cnn_probabilities(glyphs: np.ndarray, m: dict[str, np.ndarray] | None = None
+                      ) -> np.ndarray | None:
+    """The network's class probabilities (0-9, NOT_DIGIT, MINUS: CHARS) for glyphs (n x
+    SIDE_CNN x SIDE_CNN, as `glyph` makes them); None when its weights are missing. Two
+    blocks of two 3x3 convolutions and a 2x2 max-pool, a hidden layer, softmax (numpy
+    only; the weights of scanner.train_digit_cnn)."""
+    m = m if m is not None else _cnn()
+    if m is None:
+        return None
+    x = np.asarray(glyphs, np.float32).reshape(-1, 1, SIDE_CNN, SIDE_CNN)
+    for block in ((1, 2), (3, 4)):
+        for k in block:
+            x = _conv3(x, m[f"c{k}w"], m[f"c{k}b"])
+        x = _pool2(x)
+    h = np.maximum(x.reshape(len(x), -1) @ m["f1w"].T + m["f1b"], 0)
+    z = h @ m["f2w"].T + m["f2b"]
+    z -= z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
 def classify(ink: np.ndarray) -> Guess:
     """The digit one cell's ink most likely is, with the runner-up."""
     p = probabilities(features(ink))[0]
@@ -164,14 +243,51 @@ def unanimous(reads: list[tuple[str, float]], guess: Guess) -> bool:
             and all(t == guess.digit and c >= TESS_SURE for t, c in reads))
 
 
+def network_alone(p: np.ndarray | None) -> tuple[str, float] | None:
+    """The cell's reading from the network alone, when it is sure of it: a digit or a
+    minus sign (ALONE), or no digit ('' for NOT_DIGIT, at NO_DIGIT); None when it is not
+    sure (or missing)."""
+    if p is None:
+        return None
+    b = int(p.argmax())
+    return (CHARS[b], float(p[b])) if p[b] >= (NO_DIGIT if b == NOT_DIGIT else ALONE) else None
+
+
+def with_vote(p: np.ndarray | None, guess: Guess, reads: list[tuple[str, float]]
+              ) -> tuple[str, float] | None:
+    """The network's digit when it gives it WITH_VOTE or more and the classifier (sure
+    enough: can_confirm) or every sure Tesseract reading (at least one) gives it too."""
+    if p is None or int(p.argmax()) >= NOT_DIGIT or p.max() < WITH_VOTE:
+        return None
+    d = CHARS[int(p.argmax())]
+    sure = {t for t, c in reads if t and c >= TESS_SURE}
+    if (guess.digit == d and can_confirm(guess)) or sure == {d}:
+        return d, float(p.max())
+    return None
+
+
 def agree(reads: list[tuple[str, float]], guess: Guess, aspect: float,
-          hole: float) -> tuple[str, float]:
+          hole: float, p: np.ndarray | None = None) -> tuple[str, float]:
     """One cell's digit and confidence from Tesseract's readings (text, confidence; ''
-    for none) and the classifier's guess. Trusted (confidence >= CONFIRM) only when the
-    classifier is sure enough and every confident Tesseract reading gives its digit (at
-    least one); a 1 or a 7 that all UNANIMOUS readings give, and the classifier too; or,
-    Tesseract silent, a round 0 with one big hole the classifier also calls 0. Otherwise
-    the likely digit with confidence <= 0.45 (to review)."""
+    for none), the classifier's guess and the network's probabilities `p` (None: no
+    network). Trusted (confidence >= CONFIRM) when the network is sure with a vote
+    (with_vote); else only when the classifier is sure enough and every confident
+    Tesseract reading gives its digit (at least one); a 1 or a 7 that all UNANIMOUS
+    readings give, and the classifier too; or, Tesseract silent, a round 0 with one big
+    hole the classifier also calls 0; and never when the network gives another digit
+    (or no digit, or a minus) VETO or more. Otherwise the likely digit with confidence <= 0.45 (to review)."""
+    voted = with_vote(p, guess, reads)
+    if voted is not None:
+        return voted
+    digit, conf = _agree_readers(reads, guess, aspect, hole)
+    if p is not None and conf >= CONFIRM and CHARS[int(p.argmax())] != digit and p.max() >= VETO:
+        return digit, min(conf, 0.3)
+    return digit, conf
+
+
+def _agree_readers(reads: list[tuple[str, float]], guess: Guess, aspect: float,
+                   hole: float) -> tuple[str, float]:
+    """agree without the network: the classifier and Tesseract."""
     sure = {t for t, c in reads if t and c >= TESS_SURE}
     lo, hi = SEVEN_ONE.get(guess.digit, (0.0, 99.0))
     shaped = lo <= aspect <= hi

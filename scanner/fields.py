@@ -35,6 +35,12 @@ MINUS_BAND, MINUS_WIDTH = (0.4, 0.65), 0.7  # a minus's middle lies in this band
 #   height, and it is no wider than this share of the cell (the cached bench's 26 minus
 #   signs: 0.43-0.62 and 0.35-0.65; its 58 flat pieces of a frame's edge or a digit: mostly
 #   under 0.25 or over 0.78, up to 0.84 of the cell wide)
+FAINT_FLAT = 0.6  # faint ink no taller than this share of its width is a stroke's (a light
+#   minus sign's faint part: 5 px by 9-10 on the bench's harsh photos; is_flat's 0.5 is for
+#   ink over the threshold)
+HAZE = 0.3  # faint ink over this share of a cell is a haze (a shadow, the photo's noise),
+#   not a stroke: the bench's cells the network calls no digit before a number are 0.53-0.61
+MINUS_PIECE = 0.8  # a minus sign's ink is one stroke: its largest piece at least this share
 FLAT_CONF = {"-": 0.9}  # a minus told by its shape; an unreadable flat stroke ('?'): 0
 EDGE_LINE = (0.75, 0.12, 0.55)  # a flat line whose middle is beyond this share of the cell's
 #   height from the other edge, no thicker than this share and at least this share of the
@@ -80,6 +86,12 @@ def _ink(d: np.ndarray, g: RegionGeom, box: tuple[int, int, int, int],
     if small.size:
         sub[np.isin(labels, small)] = 0
     return sub
+
+
+def cell_darkness(d: np.ndarray, g: RegionGeom, cal: Calibration) -> list[np.ndarray]:
+    """Each digit cell's darkness as read_digits reads it (print, frame and specks removed),
+    left to right."""
+    return [_ink(d, g, box, cal) for box in g.cells]
 
 
 def _glyph_image(sub: np.ndarray, ys: np.ndarray, xs: np.ndarray, height: int,
@@ -131,17 +143,24 @@ class Cell:
     aspect: float
     sub: np.ndarray  # the cell's darkness, print removed (_ink)
     ink: np.ndarray
+    p: np.ndarray | None = None  # the network's probabilities (scanner.digits.cnn_probabilities)
 
 
-def read_cell(sub: np.ndarray, ink: np.ndarray, t_ink: float, ocr: Engine) -> Cell:
-    """One digit cell: the classifier's guess (scanner.digits) against Tesseract's
-    readings. Tesseract reads first at DIGIT_HEIGHT; when that does not settle the cell
-    (disagreement, nothing read, low confidence), at the other VARIANTS too. Its digit is
-    the likely one when unsure, '?' when nothing at all; its confidence is at least
-    OCR_TRUST only when the two agree (scanner.digits.agree)."""
+def read_cell(sub: np.ndarray, ink: np.ndarray, t_ink: float, ocr: Engine,
+              p: np.ndarray | None = None) -> Cell:
+    """One digit cell: the network's probabilities `p` (None: no network), the classifier's
+    guess (scanner.digits) and Tesseract's readings. The network sure by itself settles
+    the cell ('' for a cell it is sure holds no digit), and so does the network sure with
+    the classifier's vote; otherwise Tesseract reads first at DIGIT_HEIGHT and, when that
+    does not settle the cell (disagreement, nothing read, low confidence), at the other
+    VARIANTS too. Its digit is the likely one when unsure, '?' when nothing at all; its
+    confidence is at least OCR_TRUST only when scanner.digits.agree trusts it."""
     ys, xs = np.nonzero(ink)
     aspect = (xs.max() - xs.min() + 1) / (ys.max() - ys.min() + 1)
     guess = digits.classify(digits.cell_ink(sub, t_ink))
+    settled = digits.network_alone(p) or digits.with_vote(p, guess, [])
+    if settled is not None:  # (no Tesseract needed)
+        return Cell(settled[0], settled[1], guess, [], aspect, sub, ink, p)
     reads: list[tuple[str, float]] = []
     hole = -1.0
     for k, (height, pad) in enumerate(VARIANTS):
@@ -153,20 +172,20 @@ def read_cell(sub: np.ndarray, ink: np.ndarray, t_ink: float, ocr: Engine) -> Ce
         if k == 0 or k == len(VARIANTS) - 1:
             if hole < 0 and guess.digit == "0" and not any(c >= digits.TESS_SURE for _, c in reads):
                 hole = hole_share(ink)
-            digit, conf = digits.agree(reads, guess, aspect, hole)
+            digit, conf = digits.agree(reads, guess, aspect, hole, p)
             if conf >= OCR_TRUST or not (digits.can_confirm(guess)
                                          or digits.unanimous(reads, guess)):
                 break  # settled, or nothing more Tesseract reads could make it trusted
     if not any(t for t, _ in reads) and guess.p < digits.CONFIRM:
-        return Cell("?", 0.0, guess, reads, aspect, sub, ink)
-    return Cell(digit, conf, guess, reads, aspect, sub, ink)
+        return Cell("?", 0.0, guess, reads, aspect, sub, ink, p)
+    return Cell(digit, conf, guess, reads, aspect, sub, ink, p)
 
 
 def _one_vote_short(cell: Cell) -> bool:
     """Whether one more reading of the classifier's digit could make the cell trusted (if
     not for every unsure cell of a line, reading the line whole cannot settle it)."""
     more = [*cell.reads, (cell.guess.digit, 1.0)]
-    return digits.agree(more, cell.guess, cell.aspect, 0.0)[1] >= OCR_TRUST
+    return digits.agree(more, cell.guess, cell.aspect, 0.0, cell.p)[1] >= OCR_TRUST
 
 
 def _line_vote(cells: list[Cell], t_ink: float, ocr: Engine) -> None:
@@ -194,9 +213,17 @@ def _line_vote(cells: list[Cell], t_ink: float, ocr: Engine) -> None:
         if cell.confidence >= OCR_TRUST:
             continue
         hole = hole_share(cell.ink) if cell.guess.digit == "0" else 0.0
-        digit, c = digits.agree([*cell.reads, (ch, conf)], cell.guess, cell.aspect, hole)
+        digit, c = digits.agree([*cell.reads, (ch, conf)], cell.guess, cell.aspect, hole,
+                                cell.p)
         if c >= OCR_TRUST:
             cell.digit, cell.confidence = digit, c
+
+
+def is_flat(ink: np.ndarray) -> bool:
+    """Whether a cell's ink (not empty) is one flat stroke, no digit: a minus or a line."""
+    ys, xs = np.nonzero(ink)
+    h, w = ys.max() - ys.min() + 1, xs.max() - xs.min() + 1
+    return bool(h < 0.5 * w and h < 0.3 * ink.shape[0])
 
 
 def _flat(h: float, w: float, mid: float) -> str:
@@ -212,25 +239,79 @@ def _flat(h: float, w: float, mid: float) -> str:
     return "?"
 
 
+def _pieces(ink: np.ndarray) -> bool:
+    """Whether a cell's ink is in pieces: its largest piece under MINUS_PIECE of it."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    return bool(n > 1 and areas.max() < MINUS_PIECE * areas.sum())
+
+
+def _faint_minus(sub: np.ndarray) -> bool:
+    """Whether a cell's faint ink (any left by _ink) is one flat stroke across its middle,
+    as a minus sign is (_flat): a sign too light to count as ink."""
+    faint = sub > 0
+    if faint.mean() < CELL_INK:
+        return False
+    ys, xs = np.nonzero(faint)
+    h, w = ys.max() - ys.min() + 1, xs.max() - xs.min() + 1
+    if not (h <= FAINT_FLAT * w and h < 0.3 * sub.shape[0]):
+        return False
+    return _flat(h / sub.shape[0], w / sub.shape[1],
+                 (ys.min() + ys.max() + 1) / 2 / sub.shape[0]) == "-"
+
+
+def _gaps(chars: list[str | Cell], inked: list[bool]) -> None:
+    """Mark '?' (unreadable, in place) each empty cell a right-aligned number cannot have:
+    one between two written cells (a digit too faint to count as ink, or no digit), and
+    one just before the first written cell that holds some ink (`inked`: a minus sign too
+    faint to count as ink, or ink short of a haze that the network calls no digit, which
+    a crooked minus can be). An empty cell further left is left empty (a shadow, noise)."""
+    written = [k for k, c in enumerate(chars) if c != ""]
+    if not written:
+        return
+    first, last = written[0], written[-1]
+    for k in range(first + 1, last):
+        if chars[k] == "":
+            chars[k] = "?"
+    if first > 0 and inked[first - 1]:
+        chars[first - 1] = "?"
+
+
 def read_digits(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> Field:
     """A digits region: one character per cell, right-aligned number (e.g. '', '-', '6').
     Its value is set when every cell has a digit; its confidence is the weakest cell's
-    (below OCR_TRUST when any cell was not confirmed). A field with a cell not confirmed
-    is read once more as a whole line (_line_vote)."""
+    (below OCR_TRUST when any cell was not confirmed). A cell the network is sure holds
+    no digit is empty, but where a number cannot have an empty cell (_gaps). A field with
+    a cell not confirmed is read once more as a whole line (_line_vote)."""
     chars: list[str | Cell] = []
-    for box in g.cells:
-        sub = _ink(d, g, box, cal)
+    todo: list[tuple[int, np.ndarray, np.ndarray]] = []  # (place, darkness, ink) to classify
+    traces: list[bool] = []  # a cell whose faint ink is a minus sign's stroke
+    hazes: list[bool] = []  # ... whose faint ink covers HAZE of it (no stroke)
+    for sub in cell_darkness(d, g, cal):
         ink = sub > cal.t_ink
+        traces.append(_faint_minus(sub))
+        hazes.append(bool((sub > 0).mean() >= HAZE))
         if ink.mean() < CELL_INK:
             chars.append("")
-            continue
-        ys, xs = np.nonzero(ink)
-        h, w = ys.max() - ys.min() + 1, xs.max() - xs.min() + 1
-        if h < 0.5 * w and h < 0.3 * sub.shape[0]:
-            chars.append(_flat(h / sub.shape[0], w / sub.shape[1],
-                               (ys.min() + ys.max() + 1) / 2 / sub.shape[0]))
-            continue
-        chars.append(read_cell(sub, ink, cal.t_ink, ocr))
+        elif is_flat(ink):
+            ys, xs = np.nonzero(ink)
+            h, w = ys.max() - ys.min() + 1, xs.max() - xs.min() + 1
+            flat = _flat(h / sub.shape[0], w / sub.shape[1],
+                         (ys.min() + ys.max() + 1) / 2 / sub.shape[0])
+            # a minus is one stroke on clear paper, not pieces of a haze's noise
+            chars.append("?" if flat == "-" and (hazes[-1] or _pieces(ink)) else flat)
+        else:
+            todo.append((len(chars), sub, ink))
+            chars.append("")
+    probs = (digits.cnn_probabilities(np.stack([digits.glyph(sub, cal.t_ink)
+                                                for _, sub, _ in todo])) if todo else None)
+    nothing: list[int] = []  # cells the network is sure hold no digit
+    for k, (at, sub, ink) in enumerate(todo):
+        cell = read_cell(sub, ink, cal.t_ink, ocr, None if probs is None else probs[k])
+        chars[at] = cell if cell.digit else ""
+        if not cell.digit:
+            nothing.append(at)
+    _gaps(chars, [t or (k in nothing and not hazes[k]) for k, t in enumerate(traces)])
     read = [c for c in chars if isinstance(c, Cell)]
     unsure = [c for c in read if c.confidence < OCR_TRUST]
     if unsure and "-" not in chars and "?" not in chars and all(map(_one_vote_short, unsure)):

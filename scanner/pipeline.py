@@ -109,6 +109,8 @@ class SheetResult:
     spacer: Any = None  # Spacer forms: scanner.spacer.SpacerPage (a page) or SpacerForm
     identified: str = ""  # how the sheet code was found: scanner.identify.Identity.method
     box_inputs: Any = None  # what scanner.marks.audit saw of each box (scan_file's keep_inputs)
+    digit_cells: Any = None  # each digits field's cells as the reader sees them, and the ink
+    #   threshold (keep_inputs; scanner.train_digits learns from them)
 
     @property
     def checks(self) -> list[str]:
@@ -219,8 +221,12 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False,
     doubt_by_rules(reading.marks, rules)  # (after: a box it doubts is never settled)
     doubt_named_missing(reading.marks, rules)  # (last: once the sheet's reviews are known)
     res.marks = reading.marks
-    if keep_inputs:  # (scanner.train_audit; a batch need not carry them)
+    if keep_inputs:  # (scanner.train_audit and train_digits; a batch need not carry them)
         res.box_inputs = reading.audit_inputs
+        geoms = tpl.by_id()
+        res.digit_cells = ({rid: fieldreader.cell_darkness(d, geoms[rid], reading.calibration)
+                            for rid, d in reading.darkness.items()
+                            if geoms[rid].region.kind == "digits"}, reading.calibration.t_ink)
     by_shape = [rid for rid in by_rules if SHAPE_WHY in reading.marks[rid].why]
     by_rules = [rid for rid in by_rules if rid not in by_shape]
     if by_rules:
@@ -330,8 +336,8 @@ def form_result(form: FormPage) -> SheetResult:
 def scan_file(path: str, ocr: bool = True, anyway: bool = False, keep_inputs: bool = False
               ) -> list[SheetResult]:
     """Every sheet in one input file; failures are results with `error` set (`anyway`:
-    see scan_page; `keep_inputs`: each career sheet's box_inputs, to train
-    scanner.marks.audit)."""
+    see scan_page; `keep_inputs`: each career sheet's box_inputs and digit cells, to
+    train scanner.marks.audit and the digit reader)."""
     out: list[SheetResult] = []
     try:
         for item in pages(path):
