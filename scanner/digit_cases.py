@@ -34,8 +34,8 @@ EDITION, PAPER = "later", "letter"
 
 @dataclass
 class Cells:
-    """Glyphs (n x SIDE x SIDE uint8, 255 = ink), labels (classes of scanner.digits.CHARS) and where each
-    came from (the case's set)."""
+    """Glyphs (n x SIDE_CNN x SIDE_CNN uint8, 255 = ink), labels (classes of
+    scanner.digits.CHARS) and where each came from (the case's set)."""
 
     glyphs: np.ndarray
     labels: np.ndarray

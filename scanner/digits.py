@@ -72,16 +72,21 @@ def normalise(ink: np.ndarray) -> np.ndarray:
     kept) and centred in a SIDE x SIDE float image (1 = ink); also the aspect w/h."""
     a = np.asarray(ink, dtype=np.float32)
     ys, xs = np.nonzero(a > 0.5)
-    out = np.zeros((SIDE, SIDE), np.float32)
     if ys.size == 0:
-        return out
-    crop = a[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+        return np.zeros((SIDE, SIDE), np.float32)
+    return _in_square(a[ys.min():ys.max() + 1, xs.min():xs.max() + 1], SIDE, FIT)
+
+
+def _in_square(crop: np.ndarray, side: int, fit: int) -> np.ndarray:
+    """A crop scaled to `fit` px on its longest side (aspect kept), centred in a `side`
+    square, clipped to 0..1."""
+    out = np.zeros((side, side), np.float32)
     h, w = crop.shape
-    k = FIT / max(h, w)
+    k = fit / max(h, w)
     nh, nw = max(1, round(h * k)), max(1, round(w * k))
     interp = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
     small = cv2.resize(crop, (nw, nh), interpolation=interp)
-    y0, x0 = (SIDE - nh) // 2, (SIDE - nw) // 2
+    y0, x0 = (side - nh) // 2, (side - nw) // 2
     out[y0:y0 + nh, x0:x0 + nw] = np.clip(small, 0, 1)
     return out
 
@@ -92,23 +97,15 @@ def glyph(sub: np.ndarray, t_ink: float) -> np.ndarray:
     darkness stretched from the ink threshold (0) to its strokes' core (1), so a pencil
     and a pen digit look alike (float32)."""
     a = np.asarray(sub, dtype=np.float32)
-    out = np.zeros((SIDE_CNN, SIDE_CNN), np.float32)
     ink = cell_ink(a, t_ink)
     ys, xs = np.nonzero(ink)
     if ys.size == 0:
-        return out
+        return np.zeros((SIDE_CNN, SIDE_CNN), np.float32)
     core = float(np.percentile(a[ink], 90))
     lo = min(t_ink, 0.5 * core)
     crop = np.clip((a[ys.min():ys.max() + 1, xs.min():xs.max() + 1] - lo)
                    / max(core - lo, 1e-3), 0, 1)
-    h, w = crop.shape
-    k = FIT_CNN / max(h, w)
-    nh, nw = max(1, round(h * k)), max(1, round(w * k))
-    interp = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
-    small = cv2.resize(crop, (nw, nh), interpolation=interp)
-    y0, x0 = (SIDE_CNN - nh) // 2, (SIDE_CNN - nw) // 2
-    out[y0:y0 + nh, x0:x0 + nw] = np.clip(small, 0, 1)
-    return out
+    return _in_square(crop, SIDE_CNN, FIT_CNN)
 
 
 def hog(img: np.ndarray, cells: int) -> np.ndarray:

@@ -19,7 +19,8 @@ cell's:
 It prints the accuracy on what was held out (VALIDATION_SEEDS' cells, MNIST's and UCI's
 last digits), and on the held-out cells how many the network gives each probability or
 more, right and wrong: the figures scanner.fields's trust bars were chosen from.
-About 25 minutes on two cores from nothing (cases generated and read), 8 to train.
+About 30 minutes on two cores from nothing (4,800 cases generated and read; the cells are
+then kept in --cases, scanner.digit_cases.cells_file), 7 more to train.
 """
 
 from __future__ import annotations
@@ -116,9 +117,14 @@ def in_cell(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     small = cv2.resize(big, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
     if rng.uniform() < 0.4:
         small = cv2.GaussianBlur(small, (0, 0), rng.uniform(0.4, 1.1))
+    return _inked(np.pad(np.clip(small, 0, 1), 4), rng)
+
+
+def _inked(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A drawn cell (float, 1 = ink) given a pen's or a pencil's darkness, noise and an ink
+    threshold, made a glyph as the reader makes a cell's (uint8)."""
     level = rng.uniform(0.25, 0.95)
-    sub = np.pad(np.clip(small, 0, 1) * level, 4)
-    sub = np.clip(sub + rng.normal(0, rng.uniform(0, 0.03), sub.shape), 0, 1)
+    sub = np.clip(img * level + rng.normal(0, rng.uniform(0, 0.03), img.shape), 0, 1)
     t_ink = level * rng.uniform(0.14, 0.45)
     sub[sub < 0.6 * t_ink] = 0
     return (digits.glyph(sub.astype(np.float32), float(t_ink)) * 255).round().astype(np.uint8)
@@ -144,11 +150,7 @@ def minus_cell(rng: np.random.Generator) -> np.ndarray:
     small = cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
     if rng.uniform() < 0.4:
         small = cv2.GaussianBlur(small, (0, 0), rng.uniform(0.4, 1.0))
-    level = rng.uniform(0.25, 0.95)
-    sub = np.clip(small * level + rng.normal(0, rng.uniform(0, 0.03), small.shape), 0, 1)
-    t_ink = level * rng.uniform(0.14, 0.45)
-    sub[sub < 0.6 * t_ink] = 0
-    return (digits.glyph(sub.astype(np.float32), float(t_ink)) * 255).round().astype(np.uint8)
+    return _inked(small, rng)
 
 
 def real_cells(imgs: np.ndarray, labels: np.ndarray, rng: np.random.Generator, aug: int
