@@ -232,3 +232,32 @@ def test_the_installed_model_takes_the_inputs_the_reader_gives() -> None:
     assert m is not None, "scanner/models/audit.npz is missing (python -m scanner.train_audit)"
     s = _stack()
     assert m["w1"].shape[0] == _inputs(s["d"], s["region"]).shape[1]
+
+
+@pytest.mark.parametrize(("logits", "light", "settled"), [
+    ([6.0, 0.0, 0.0, 0.0], False, True),  # a scan of dark marks: empty at 0.993 settles
+    ([6.0, 0.0, 0.0, 0.0], True, False),  # ... of light marks: the model leans empty there
+    ([9.0, 0.0, 0.0, 0.0], True, True),  # ... unless all but sure (0.9996, SETTLE)
+    ([0.0, 0.0, 6.0, 0.0], True, True),  # another value than empty: SETTLE_QUIET still
+])
+def test_on_a_quiet_sheet_of_light_marks_empty_is_settled_only_at_the_full_bar(
+        tmp_path: Path, logits: list[float], light: bool, settled: bool) -> None:
+    path = _model(tmp_path, logits, 5)
+    why = "faint mark: tick, cross or slash?"
+    marks = {"a": Mark(REVIEW, 0.4, CHECKED, why, {"ink": 0.05})}
+    audit.second_look(marks, ["a"], np.zeros((1, 5), np.float32), path, quiet=True,
+                      light=light)
+    assert (marks["a"].state != REVIEW) == settled
+    if settled:
+        assert marks["a"].doubt == SETTLED
+
+
+def test_a_pale_correction_read_from_its_rim_is_not_doubted(tmp_path: Path) -> None:
+    from scanner.marks.classifier import PALE_CORRECTION_WHY
+    from scanner.marks.state import CANCELLED
+
+    path = _model(tmp_path, [9.0, 0.0, 0.0, 0.0], 5)  # "empty", all but sure
+    marks = {"a": Mark(CANCELLED, 0.6, CANCELLED, PALE_CORRECTION_WHY, {"faint": 0.7}),
+             "b": Mark(CANCELLED, 1.0, CANCELLED, "", {"faint": 0.9})}
+    assert audit.second_look(marks, ["a", "b"], np.zeros((2, 5), np.float32), path) == ["b"]
+    assert marks["a"].state == CANCELLED and "audit_p" not in marks["a"].features

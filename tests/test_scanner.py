@@ -509,6 +509,48 @@ def test_a_correction_is_as_dark_inside_as_its_ink(median: float, state: str) ->
     assert (mk.state, mk.likely) == (state, "checked" if state == "review" else state)
 
 
+PALE = {"n": 500.0, "ink": 0.02, "faint": 0.7, "centre": 0.5, "level": 0.2, "fill": 0.4,
+        "t_ink": 0.15, "t_faint": 0.09}
+
+
+@pytest.mark.parametrize(("change", "pale"), [
+    ({}, True),  # pale pencil over most of the box, on a scan
+    ({"level": 0.35}, False),  # its ink dark enough for the ink threshold's rim
+    ({"faint": 0.4}, False),  # faint ink over too little of it: a tick
+    ({"faint": 0.9}, False),  # covered (FAINT_COVER): its rim is measured as any fill's
+    ({"fill": 0.75}, False),  # ... (HALO_FILL)
+])
+def test_a_pale_fill_on_a_quiet_sheet_has_its_rim_measured_at_the_faint_threshold(
+        change: dict[str, float], pale: bool) -> None:
+    from scanner.marks import Calibration
+    from scanner.marks.classifier import pale_fill
+
+    assert pale_fill({**PALE, **change}, Calibration(0.0, 0.004, 0.15, 0.09)) == pale
+    assert not pale_fill({**PALE, **change}, Calibration(0.0, 0.02, 0.15, 0.09))  # a photo
+
+
+@pytest.mark.parametrize(("rim", "sides", "state"), [
+    (0.45, 4, "cancelled"),  # its pale scribble all round: a correction
+    (0.35, 3, "cancelled"),
+    (0.45, 2, "checked"),  # on two sides: a fill's spill, or a neighbour's stroke
+    (0.2, 4, "checked"),  # little of the rim inked
+])
+def test_a_pale_fill_inked_round_its_rim_is_a_correction(rim: float, sides: int,
+                                                        state: str) -> None:
+    """1049 and 1073 scan-600 (photocopied pale pencil): corrections read empty and
+    checked before their rim was measured at the faint threshold."""
+    from scanner.marks import Calibration
+    from scanner.marks.classifier import PALE_CORRECTION_WHY, classify
+
+    f = {**PALE, "ink": 0.3, "pale_rim": rim, "pale_rim_strokes": 2, "pale_rim_seen": 4,
+         "pale_rim_sides": sides}
+    mk = classify(f, False, None, Calibration(0.0, 0.004, 0.15, 0.09))
+    if state == "cancelled":
+        assert (mk.state, mk.why) == ("cancelled", PALE_CORRECTION_WHY)
+    else:
+        assert mk.state != "cancelled" and mk.why != PALE_CORRECTION_WHY
+
+
 @pytest.mark.parametrize(("median", "state"), [(0.2, "empty"), (0.3, "empty"),
                                                (0.35, "review"), (0.5, "review")])
 def test_a_box_dark_all_over_is_not_read_empty(median: float, state: str) -> None:

@@ -2173,3 +2173,20 @@ def test_a_review_the_second_look_settles_is_no_sure_mark_to_the_legibility_chec
     assert m.why.startswith(SETTLE_WHY) and m.state == case.truth["skill.computer.1"]
     wrong = Score().add(case, res)
     assert not wrong, wrong
+
+
+@pytest.mark.parametrize(("seed", "index", "rids"), [
+    (1049, 3, ("tour.13.mission.1", "mission.communications.4")),
+    (1073, 4, ("tour.6", "mission.contact_civilization.1", "medal.gallantry.4")),
+])
+def test_pale_pencil_corrections_on_a_photocopied_scan_are_cancelled(
+        seed: int, index: int, rids: tuple[str, ...]) -> None:
+    """Pale pencil corrections on photocopied 600-dpi scans: the fill and the scribble round
+    it both under the ink threshold, so its rim read clean and the box checked or empty,
+    silently, until session 49. On a quiet sheet a pale fill's rim is measured at the faint
+    threshold (classifier.PALE_FILL)."""
+    case = make_case(case_seed(seed, "scan-600", index), "scan-600")
+    res = read(case)
+    for rid in rids:
+        assert case.truth[rid] == CANCELLED
+        assert res.marks[rid].state == CANCELLED, (rid, res.marks[rid])

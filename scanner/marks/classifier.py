@@ -151,6 +151,18 @@ SMEARED_FAINT, SMEARED_SHARE = 0.5, 0.32  # a box with faint ink over this much 
 #   the 12,626 boxes ticked, crossed or coloured in with faint ink on half or more of them,
 #   their darkest quarter under 0.5, on 22 seeds' harsh photos, none has under 0.35 of that
 #   ink over the full threshold (that correction: 0.28)
+PALE_FILL = 0.3  # on a sheet as quiet as a scan, a box with faint ink over SMEARED_FAINT of it,
+#   not covered (_covered), whose ink's level stays under this (pale pencil, a photocopy's
+#   washed-out fill) has its rim measured at the faint threshold, not the ink one (its keys
+#   PALE_RIM...): a pale correction's scribble round it is no darker than its fill, so at the
+#   ink threshold neither shows. Inked over HALO_REVIEW on RIM_SIDES sides or more, it is a
+#   correction. Session 49, thirty seeds' scans and clean renders (941-1127, 1,800 sheets):
+#   of 90 such boxes 5 are corrections (two photocopied scans at 600 dpi, read as checked,
+#   empty and in review before: silent errors on both), their rims 0.39-0.53 on 3-4 sides;
+#   the 85 boxes coloured in or ticked reach 0.16
+PALE_RIM = "pale_rim"  # (the features' keys: pale_rim, pale_rim_strokes, _sides, _seen)
+PALE_CORRECTION_WHY = ("pale fill with its rim inked round it as pale: a correction (faint "
+                       "ink read at the faint threshold)")
 SMEARED_WHY = ("faint ink over most of the box, little of it dark: coloured in lightly, a "
                "correction, or a shadow?")
 SUCCESS_SLASH_WHY = ("read as a slash, but it looks like a tick or a cross: a slash, or a "
@@ -197,6 +209,13 @@ def _conf(x: float, lo: float, hi: float) -> float:
     return min(1.0, max(0.0, 0.5 + 0.5 * float(x - lo) / (hi - lo)))  # (scalars: no numpy)
 
 
+def pale_fill(f: dict[str, float], cal: Calibration) -> bool:
+    """A box filled palely on a sheet as quiet as a scan (PALE_FILL): one whose rim is
+    measured at the faint threshold."""
+    return (cal.noise < SCAN_NOISE and f["faint"] >= SMEARED_FAINT and not _covered(f)
+            and f["level"] < PALE_FILL)
+
+
 def _covered(f: dict[str, float]) -> bool:
     """A box inked all but edge to edge, darkly (HALO_FILL) or lightly (FAINT_COVER): one
     whose rim is measured, for the loop or strokes of a correction."""
@@ -233,6 +252,8 @@ def _classify(f: dict[str, float], executed: bool, line: tuple[float, float] | N
     ink, faint, centre = f["ink"], f["faint"], f["centre"]
     if f["n"] == 0:
         return Mark(REVIEW, 0.0, EMPTY, "box outside the photo", f)
+    if f.get(PALE_RIM, 0.0) >= HALO_REVIEW and f.get(PALE_RIM + "_sides", 0) >= RIM_SIDES:
+        return Mark(CANCELLED, 0.6, CANCELLED, PALE_CORRECTION_WHY, f)
     # 1. empty: no ink at all (not even faint) beyond a speck
     if faint < F_EMPTY:
         return Mark(EMPTY, _conf(F_EMPTY - faint, 0, F_EMPTY), EMPTY, "", f)

@@ -130,7 +130,8 @@ def _sides(d: np.ndarray, inside: np.ndarray, t: float) -> float:
 
 
 def halo_ink(canvas: np.ndarray, tpl: Template, rim: Rim | None, shift: tuple[int, int],
-             paper: float, level: float, cal: Calibration, pad: int = 0) -> dict[str, float]:
+             paper: float, level: float, cal: Calibration, pad: int = 0,
+             floor: float | None = None) -> dict[str, float]:
     """How the rim around a box (HALO_MM outside its outline; its geometry `rim`) is
     inked: the inked fraction (halo), how many separate strokes cross it (halo_strokes),
     and on how many of the sides seen (halo_seen) it is inked along SIDE_INKED of their
@@ -149,7 +150,7 @@ def halo_ink(canvas: np.ndarray, tpl: Template, rim: Rim | None, shift: tuple[in
         return none
     d = cv2.blur(np.clip(1.0 - obs / max(paper, 1.0), 0.0, 1.0), (3, 3))
     printed = tpl.ink_max[v0:v1, u0:u1]
-    t = max(cal.t_ink, 0.5 * level)
+    t = max(cal.t_ink if floor is None else floor, 0.5 * level)
     margin = min(OVER_PRINT, 0.5 * level) * (SHARP_RIM if cal.blur < BLURRED_PX else 1.0)
     inked = (d > t) & (d - printed > margin) & rim.mask
     n, labels = cv2.connectedComponents(inked.astype(np.uint8), connectivity=8)

@@ -23,7 +23,15 @@ from scanner.faintline import (
 )
 from scanner.marks.arrays import _blur3, _median, _pct, _rows
 from scanner.marks.audit import box_inputs, second_look
-from scanner.marks.classifier import EDGE_WHY, F_TRACE, FAINT_MARK_WHY, _covered, classify
+from scanner.marks.classifier import (
+    EDGE_WHY,
+    F_TRACE,
+    FAINT_MARK_WHY,
+    PALE_RIM,
+    _covered,
+    classify,
+    pale_fill,
+)
 from scanner.marks.features import _sides, _specks, halo_ink, ink_reach, measure
 from scanner.marks.paper import _far_paper, _light_slope, _paper, _paper_floor, calibrate
 from scanner.marks.printed import _over_print, expected_print, pedestal, print_model
@@ -280,6 +288,11 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
             f["median"] = level  # (SOLID_MEDIAN: a fill's inside is as dark as its ink)
             f.update(halo_ink(big, tpl, st.rims[k], tuple(sh[k]), float(paper[k]), level, cal,
                               pad))
+        elif pale_fill(f, cal) and inside.any():
+            # (under their own keys: the learned second look was trained without them)
+            f.update({PALE_RIM + key[4:]: v for key, v in halo_ink(
+                big, tpl, st.rims[k], tuple(sh[k]), float(paper[k]),
+                float(_median(d[k][inside])), cal, pad, cal.t_faint).items()})
         executed = bool(st.executed[k])
         line = _strokes(d, over, st, k, f, t_print) if executed else None
         if inks is not None and line is not None:
