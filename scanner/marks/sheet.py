@@ -290,7 +290,7 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
                               pad))
         elif pale_fill(f, cal) and inside.any():
             # (under their own keys: the learned second look was trained without them)
-            f.update({PALE_RIM + key[4:]: v for key, v in halo_ink(
+            f.update({key.replace("halo", PALE_RIM, 1): v for key, v in halo_ink(
                 big, tpl, st.rims[k], tuple(sh[k]), float(paper[k]),
                 float(_median(d[k][inside])), cal, pad, cal.t_faint).items()})
         executed = bool(st.executed[k])
