@@ -2190,3 +2190,35 @@ def test_pale_pencil_corrections_on_a_photocopied_scan_are_cancelled(
     for rid in rids:
         assert case.truth[rid] == CANCELLED
         assert res.marks[rid].state == CANCELLED, (rid, res.marks[rid])
+
+
+def test_photo_too_noisy_to_see_pencil_is_refused_not_read_blank() -> None:
+    """A dim harsh photo in a hard shadow (held-out seed 1133, phone 42: noise 0.071) sets
+    its ink threshold at 0.54, over its grey pencil marks: every one of its 196 marks read
+    empty, 188 of them silently, until session 49. A sheet that reads hardly a mark under
+    such a threshold is refused (legible.NOISY_BLANK)."""
+    case = make_case(case_seed(1133, "phone", 42), "phone")
+    res = read(case)
+    assert res.error is not None, res.warnings
+    assert "too dark or too noisy to see pencil" in res.error.one_line()
+    assert "brighter photo" in res.error.fix
+
+
+@pytest.mark.parametrize(("t_ink", "sure", "refused"), [
+    (0.5, 0, True),  # hardly a mark over a threshold pencil cannot reach
+    (0.5, 9, True),
+    (0.5, 10, False),  # marks read: the contrast checks judge them instead
+    (0.27, 0, False),  # a blank sheet on a noisy photo (the bench's noisiest blank: 0.27)
+])
+def test_a_sheet_read_blank_under_a_threshold_pencil_cannot_reach_is_refused(
+        t_ink: float, sure: int, refused: bool) -> None:
+    from scanner.marks import Reading
+    from scanner.marks.legible import _illegible
+
+    feats = {"level": 0.9, "t_ink": t_ink, "ink": 0.5}
+    marks = {f"promotion.{i + 1}": Mark(CHECKED if i < sure else EMPTY, 1.0,
+                                        CHECKED if i < sure else EMPTY, "", dict(feats))
+             for i in range(60)}
+    reading = Reading(marks, Calibration(0.0, t_ink / 7, t_ink, t_ink * 4 / 7), {}, {})
+    got = _illegible(reading)
+    assert (got is not None and "too noisy to see pencil" in got[0]) == refused, got

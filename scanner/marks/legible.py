@@ -5,6 +5,8 @@ gets when it is read.
 
 from __future__ import annotations
 
+import numpy as np
+
 from scanner.marks.audit import SETTLE_WHY
 from scanner.marks.printed import WASHED_GAIN
 from scanner.marks.sheet import LIGHT_RATIO, Reading, _contrast
@@ -43,6 +45,14 @@ UNCLEAR_SHARE = 0.08  # a marked sheet with more of its boxes than this to revie
 #   309. 0.1 until session 41: on twenty seeds no rule was tuned on, 5 of the 14 harsh
 #   photos read with 25-34 boxes to review had boxes read wrong silently besides (7 of
 #   the 1,813 read with fewer); on the fifty tuned seeds none of the 28 so read had any
+NOISY_BLANK = 0.35  # a sheet reading fewer than FAINT_MIN_SURE sure marks whose typical box has
+#   its ink threshold this far over the paper (its noise alone: 7 sigma at 0.05) is refused:
+#   pencil (its marks' level 0.3-0.45 on dim photos) would not show there, so reading it
+#   blank says nothing. Session 49, ten held-out seeds' 1,000 harsh photos (1133-1187): the
+#   typical threshold's 95th percentile 0.24, the largest on a sheet of ten sure marks or
+#   more 0.33 (100 of 103 read), on a blank one 0.27; over 0.35 one sheet refused already
+#   and 1133 phone 42 (grey pencil on a dim photo in a hard shadow, noise 0.071, threshold
+#   0.54), which read all 196 of its marks empty, 188 silently
 UNREADABLE_SHARE = 0.25  # ... and any sheet with more than this, however few marks it reads
 #   for sure. Session 31, fresh seed 307 phone 53: faint pencil in a hard shadow read 4
 #   marks for sure and 109 of 309 boxes to review, with 8 marks read empty; no other sheet
@@ -117,6 +127,13 @@ def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | No
                 "Take a sharp, evenly lit photo without glare, the sheet filling the frame "
                 "(or scan with --read-anyway and check the sheet by hand).")
     sure_levels = [m.features["level"] for m in reading.marks.values() if _sure_mark(m)]
+    t_box = _median_t_ink(reading)
+    if len(sure_levels) < FAINT_MIN_SURE and t_box > NOISY_BLANK:
+        return (f"the {img} is too dark or too noisy to see pencil marks (its noise alone sets "
+                f"the ink threshold at {t_box:.0%} darker than the paper, and hardly any box "
+                "is inked past it, so a blank reading would mean nothing)",
+                f"Take a brighter photo in even light, with no shadow across the sheet {anyway}."
+                if not scan else fix)
     unclear = sum(m.state == REVIEW or m.doubt == SETTLED for m in reading.marks.values())
     # too unclear to read: a marked sheet with over UNCLEAR_SHARE of its boxes unclear, or
     # any with over UNREADABLE_SHARE (so unclear a reading tells nothing, whatever it read)
@@ -149,6 +166,12 @@ def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | No
                 f"are lighter than the ink threshold that the {img}'s noise sets, so some may "
                 "not show at all)", fix)
     return None
+
+
+def _median_t_ink(reading: Reading) -> float:
+    """The typical box's ink threshold (0 if none was measured)."""
+    t = [m.features["t_ink"] for m in reading.marks.values() if "t_ink" in m.features]
+    return float(np.median(t)) if t else 0.0
 
 
 def _faint_tail(reading: Reading) -> float:
