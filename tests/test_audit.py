@@ -261,3 +261,20 @@ def test_a_pale_correction_read_from_its_rim_is_not_doubted(tmp_path: Path) -> N
              "b": Mark(CANCELLED, 1.0, CANCELLED, "", {"faint": 0.9})}
     assert audit.second_look(marks, ["a", "b"], np.zeros((2, 5), np.float32), path) == ["b"]
     assert marks["a"].state == CANCELLED and "audit_p" not in marks["a"].features
+
+
+@pytest.mark.parametrize(("level", "why", "logits", "sent"), [
+    (0.176, "", [0.5, 0.0, -9.0, -9.0], True),  # barely over t_ink 0.171, checked at 0.38
+    (0.176, "", [0.0, 0.5, -9.0, -9.0], False),  # ... the model with it at 0.62
+    (0.25, "", [0.5, 0.0, -9.0, -9.0], False),  # ink well over the threshold: DOUBT's bar
+    (0.176, "faint mark", [0.5, 0.0, -9.0, -9.0], False),  # a faint mark: already light
+])
+def test_a_mark_read_outright_from_ink_barely_over_its_threshold_is_doubted_at_even_odds(
+        tmp_path: Path, level: float, why: str, logits: list[float], sent: bool) -> None:
+    path = _model(tmp_path, logits, 5)
+    f = {"ink": 0.113, "fill": 0.13, "level": level, "t_ink": 0.171}
+    marks = {"a": Mark(CHECKED, 0.85, CHECKED, why, f)}
+    assert audit.second_look(marks, ["a"], np.zeros((1, 5), np.float32), path) == (
+        ["a"] if sent else [])
+    if sent:
+        assert marks["a"].state == REVIEW and marks["a"].why.startswith(audit.MARGINAL_WHY)
