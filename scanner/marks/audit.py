@@ -256,11 +256,11 @@ def _doubt_bar(mk: Mark, light: bool) -> tuple[float, str]:
     doubt's words where that is over DOUBT: a filled box read checked (FILLED_DOUBT), a box
     read empty on a sheet of light marks (LIGHT_EMPTY_DOUBT), a mark read outright from ink
     barely over its threshold (MARGINAL_DOUBT), any other (DOUBT)."""
-    if mk.state == CHECKED and mk.features.get("fill", 0.0) >= FILLED:
+    f = mk.features
+    if mk.state == CHECKED and f.get("fill", 0.0) >= FILLED:
         return FILLED_DOUBT, FILLED_WHY
     if light and mk.state == EMPTY:
         return LIGHT_EMPTY_DOUBT, LIGHT_EMPTY_WHY
-    f = mk.features
     if (mk.state in (CHECKED, SLASHED) and not mk.why
             and f.get("level", 1.0) < MARGINAL * f.get("t_ink", 0.0)):
         return MARGINAL_DOUBT, MARGINAL_WHY

@@ -127,7 +127,8 @@ def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | No
                 "Take a sharp, evenly lit photo without glare, the sheet filling the frame "
                 "(or scan with --read-anyway and check the sheet by hand).")
     sure_levels = [m.features["level"] for m in reading.marks.values() if _sure_mark(m)]
-    t_box = _median_t_ink(reading)
+    t_inks = [m.features["t_ink"] for m in reading.marks.values() if "t_ink" in m.features]
+    t_box = float(np.median(t_inks)) if t_inks else 0.0  # the typical box's ink threshold
     if len(sure_levels) < FAINT_MIN_SURE and t_box > NOISY_BLANK:
         return (f"the {img} is too dark or too noisy to see pencil marks (its noise alone sets "
                 f"the ink threshold at {t_box:.0%} darker than the paper, and hardly any box "
@@ -140,8 +141,7 @@ def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | No
     too_unclear = unclear > UNCLEAR_SHARE * len(reading.marks) and (
         len(sure_levels) >= FAINT_FEW_SURE or unclear > UNREADABLE_SHARE * len(reading.marks))
     if sure_levels and (len(sure_levels) >= FAINT_MIN_SURE or too_unclear):
-        sure = _contrast(sure_levels, [m.features["t_ink"] for m in reading.marks.values()
-                                       if "t_ink" in m.features])
+        sure = _contrast(sure_levels, t_inks)
     else:  # a sheet hardly marked (or blank) whose unclear boxes are the photo's haze
         sure = float("inf")
     if reading.contrast < (FAINT_SHEET if scan else FAINT_PHOTO) and sure < FAINT_SURE:
@@ -166,12 +166,6 @@ def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | No
                 f"are lighter than the ink threshold that the {img}'s noise sets, so some may "
                 "not show at all)", fix)
     return None
-
-
-def _median_t_ink(reading: Reading) -> float:
-    """The typical box's ink threshold (0 if none was measured)."""
-    t = [m.features["t_ink"] for m in reading.marks.values() if "t_ink" in m.features]
-    return float(np.median(t)) if t else 0.0
 
 
 def _faint_tail(reading: Reading) -> float:
