@@ -138,10 +138,24 @@ def features(ink: np.ndarray) -> np.ndarray:
     return np.concatenate([h4, h2, coarse, [np.log(max(aspect, 0.05))]]).astype(np.float32)
 
 
+def _flushed(v: np.ndarray) -> np.ndarray:
+    """float32 with subnormal values set to zero: training leaves many weights under
+    float32's smallest normal number, and a matrix product over subnormals runs about ten
+    times slower (the audit model: 20 ms a sheet instead of 2) for no difference in its
+    output."""
+    v = v.astype(np.float32)
+    v[np.abs(v) < np.finfo(np.float32).tiny] = 0.0
+    return v
+
+
+def _weights(path: Path) -> dict[str, np.ndarray]:
+    with np.load(path) as z:
+        return {k: _flushed(z[k]) for k in z.files}
+
+
 @cache
 def _model() -> dict[str, np.ndarray]:
-    with np.load(MODEL) as z:
-        return {k: z[k].astype(np.float32) for k in z.files}
+    return _weights(MODEL)
 
 
 def probabilities(x: np.ndarray) -> np.ndarray:
@@ -153,10 +167,7 @@ def probabilities(x: np.ndarray) -> np.ndarray:
 def load_mlp(path: Path) -> dict[str, np.ndarray] | None:
     """The weights of a network trained by scanner.train_digits.train, saved at `path`
     (float32); None when the file is missing."""
-    if not path.exists():
-        return None
-    with np.load(path) as z:
-        return {k: z[k].astype(np.float32) for k in z.files}
+    return _weights(path) if path.exists() else None
 
 
 def mlp_probabilities(m: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
