@@ -43,6 +43,15 @@ BAND_SOME = 1.5  # BAND_SOME (interquartile ranges, at least ENDS_SPREAD wide in
 #   and 317's photos five score both, the highest 4.71, and 3.0 would take fourteen)
 
 
+def row_medians(v: np.ndarray) -> np.ndarray:
+    """np.median(v, axis=1, keepdims=True) of (N, L), L > 0 (the same values) from one
+    partition: a few microseconds instead of twenty on the small stacks read per box."""
+    n = v.shape[1]
+    lo, hi = (n - 1) // 2, n // 2
+    part = np.partition(v, [lo, hi] if hi > lo else [lo], axis=1)
+    return (part[:, lo:lo + 1] + part[:, hi:hi + 1]) / 2
+
+
 def band_z(dk: np.ndarray, mask: np.ndarray, noise: float) -> float:
     """The z-score of the darkest straight band through the middle of a box: the band's
     mean darkness over the box's median (its own background: a shadow, the print model's
@@ -158,7 +167,7 @@ def ends_sums(dk: np.ndarray, rows: tuple[np.ndarray, np.ndarray, np.ndarray, np
     if short.all():
         return np.zeros(dk.shape[0], np.float32)
     v = dk.reshape(dk.shape[0], -1)[:, pix].astype(np.float32)
-    v -= np.median(v[:, use], axis=1, keepdims=True)
+    v -= row_medians(v[:, use])
     z = np.minimum(v @ halves[0].T, v @ halves[1].T)[:, ~short]
     return np.maximum(z.max(axis=1), 0.0)
 

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from scanner.digits import load_mlp, mlp_probabilities
-from scanner.faintline import end_rows, ends_sums, long_bands
+from scanner.faintline import end_rows, ends_sums, long_bands, row_medians
 from scanner.marks.classifier import PALE_CORRECTION_WHY
 from scanner.marks.state import CANCELLED, CHECKED, EMPTY, REVIEW, SETTLED, SLASHED, Mark
 
@@ -175,7 +175,7 @@ def band_features(dk: np.ndarray, d: np.ndarray, region: np.ndarray, plain: np.n
         if not len(pix):
             continue
         v = flat[ks][:, pix].astype(np.float32)
-        v -= np.median(v, axis=1, keepdims=True)
+        v -= row_medians(v)
         sums = v @ w.T  # (boxes, bands): each band's sum over sqrt(its pixels)
         best = sums.argmax(axis=1)
         top = sums[np.arange(len(ks)), best]
