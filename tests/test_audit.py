@@ -278,3 +278,21 @@ def test_a_mark_read_outright_from_ink_barely_over_its_threshold_is_doubted_at_e
         ["a"] if sent else [])
     if sent:
         assert marks["a"].state == REVIEW and marks["a"].why.startswith(audit.MARGINAL_WHY)
+
+
+@pytest.mark.parametrize(("level", "logits", "sent"), [
+    (0.241, [0.0, 1.7, -9.0, -9.0], True),  # 1229 phone 66: fill 0.61 at 1.08x, checked at 0.85
+    (0.241, [0.0, 2.5, -9.0, -9.0], False),  # ... the model sure of it (0.92)
+    (0.30, [0.0, 1.7, -9.0, -9.0], False),  # a fill well over its threshold: FILLED_DOUBT's bar
+])
+def test_a_filled_box_barely_over_its_threshold_needs_a_sure_model(
+        tmp_path: Path, level: float, logits: list[float], sent: bool) -> None:
+    path = _model(tmp_path, logits, 5)
+    f = {"ink": 0.196, "fill": 0.608, "level": level, "t_ink": 0.224}
+    marks = {"a": Mark(CHECKED, 0.84, CHECKED, "", f)}
+    assert audit.second_look(marks, ["a"], np.zeros((1, 5), np.float32), path) == (
+        ["a"] if sent else [])
+    if sent:
+        assert marks["a"].state == REVIEW
+        assert marks["a"].why.startswith(audit.FILLED_MARGINAL_WHY)
+        assert audit.FILLED_DOUBT <= marks["a"].features["audit_p"] < audit.FILLED_MARGINAL_DOUBT

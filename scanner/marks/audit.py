@@ -58,6 +58,12 @@ MARGINAL, MARGINAL_DOUBT = 1.15, 0.5  # a box the rules read as marked outright 
 #   seeds read after (1193-1247): no silent error caught, 6 boxes more to review (true
 #   marks: a pencil tick at 1.15 times, the model 0.31), one sheet pushed over
 #   legible.UNCLEAR_SHARE and refused
+FILLED_MARGINAL_DOUBT = 0.9  # a box read checked outright as filled (FILLED) whose level is
+#   under MARGINAL times its threshold goes to review under this: a fill that pale cannot
+#   show whether it was scribbled over. Session 50: 1229 phone 66, a pencil correction on a
+#   blank sheet (fill 0.61 at 1.08 times the threshold) read checked with the model at
+#   0.84, its two sister corrections to review; on 1253-1307's harsh photos the 56 such
+#   boxes were all true marks, the model giving them 0.926-1.0
 LIGHT_EMPTY_DOUBT = 0.95  # on a sheet of light marks (scanner.marks.sheet.LIGHT_RATIO), a box
 #   read empty goes to review under this: a pale stroke can leave no pixel over the
 #   thresholds, and the model, shown what they measured, leans empty too, though less
@@ -72,6 +78,8 @@ MARGINAL_WHY = ("its ink barely darker than the threshold: a mark, or the photo'
                 "shadow?")
 FILLED_WHY = ("box filled: coloured in (checked), or a correction whose scribble does not "
               "show?")
+FILLED_MARGINAL_WHY = ("box filled, but barely darker than the threshold: coloured in "
+                       "(checked), or a pale correction whose scribble does not show?")
 SETTLE = 0.999  # a review whose value the model gives this much is read so (SETTLED), whether
 #   the rules lean that way or not. Session 45 chose it on the held-out seeds (0 of their
 #   reviews it settles wrong from 0.998 up) for the rules' lean only; session 46, on ten
@@ -253,16 +261,19 @@ def probabilities(x: np.ndarray, path: Path | None = None) -> np.ndarray | None:
 
 def _doubt_bar(mk: Mark, light: bool) -> tuple[float, str]:
     """The probability under which the model's doubt sends a reading to review, and the
-    doubt's words where that is over DOUBT: a filled box read checked (FILLED_DOUBT), a box
+    doubt's words where that is over DOUBT: a filled box read checked (FILLED_DOUBT; one
+    barely darker than its threshold, FILLED_MARGINAL_DOUBT), a box
     read empty on a sheet of light marks (LIGHT_EMPTY_DOUBT), a mark read outright from ink
     barely over its threshold (MARGINAL_DOUBT), any other (DOUBT)."""
     f = mk.features
+    marginal = (mk.state in (CHECKED, SLASHED) and not mk.why
+                and f.get("level", 1.0) < MARGINAL * f.get("t_ink", 0.0))
     if mk.state == CHECKED and f.get("fill", 0.0) >= FILLED:
-        return FILLED_DOUBT, FILLED_WHY
+        return (FILLED_MARGINAL_DOUBT, FILLED_MARGINAL_WHY) if marginal else (FILLED_DOUBT,
+                                                                            FILLED_WHY)
     if light and mk.state == EMPTY:
         return LIGHT_EMPTY_DOUBT, LIGHT_EMPTY_WHY
-    if (mk.state in (CHECKED, SLASHED) and not mk.why
-            and f.get("level", 1.0) < MARGINAL * f.get("t_ink", 0.0)):
+    if marginal:
         return MARGINAL_DOUBT, MARGINAL_WHY
     return DOUBT, ""
 
