@@ -2224,6 +2224,54 @@ def test_a_sheet_read_blank_under_a_threshold_pencil_cannot_reach_is_refused(
     assert (got is not None and "too noisy to see pencil" in got[0]) == refused, got
 
 
+def test_thick_slashes_on_a_blurred_far_side_are_no_sure_fills() -> None:
+    """Black pen on a blurred photo whose far side is 96 px/inch (seed 1313, phone 73):
+    two slashes filling their mission boxes read as coloured in at 0.81 and 0.67, and the
+    page settled a third box wrong on their word, until session 50 (audit.FILLED_DOUBT
+    0.6 -> 0.85)."""
+    case = make_case(case_seed(1313, "phone", 73), "phone")
+    res = read(case)
+    assert res.error is None, res.error
+    for rid in ("mission.fighter_pilot.1", "mission.strike.1", "mission.fighter_pilot.3"):
+        assert doubted(res.marks[rid], rid, case.truth[rid]), (rid, res.marks[rid])
+
+
+def test_pencil_too_light_to_read_but_for_two_marks_is_refused() -> None:
+    """Pencil on a dim harsh photo (seed 1355, phone 62): 2 marks read for sure, 73 boxes
+    unclear, the marks the reviews lean to at 0.90 times the ink threshold, and 26 marks
+    read empty silently, until session 50: too few sure marks for the faint-sheet checks,
+    too few unclear boxes for UNREADABLE_SHARE. A sheet whose reviews lean to marks that
+    light is refused however few it reads for sure."""
+    case = make_case(case_seed(1355, "phone", 62), "phone")
+    res = read(case)
+    assert res.error is not None, res.warnings
+    assert "marks are too faint to read this photo" in res.error.one_line()
+    assert "marked for sure" in res.error.one_line()
+
+
+@pytest.mark.parametrize(("sure", "unclear", "contrast", "refused"), [
+    (2, 73, 0.90, True),  # 1355 phone 62: marked, too lightly to read
+    (2, 20, 0.90, False),  # few boxes unclear: the reviews say which
+    (2, 73, 1.40, False),  # marks dark enough (the other checks judge the sheet)
+    (0, 72, float("inf"), False),  # a blank sheet's haze: too few leaning marked to measure
+])
+def test_a_sheet_of_reviews_leaning_to_marks_too_light_is_refused(
+        sure: int, unclear: int, contrast: float, refused: bool) -> None:
+    from scanner.marks import Reading
+    from scanner.marks.legible import _illegible
+
+    feats = {"level": 0.4, "t_ink": 0.2, "ink": 0.3}
+    marks = {}
+    for i in range(309):
+        state = CHECKED if i < sure else REVIEW if i < sure + unclear else EMPTY
+        marks[f"box.{i}"] = Mark(state, 1.0 if state != REVIEW else 0.4,
+                                 CHECKED if state != EMPTY else EMPTY, "", dict(feats))
+    reading = Reading(marks, Calibration(0.0, 0.03, 0.2, 0.12), {}, {}, contrast=contrast)
+    got = _illegible(reading, square_on=False)
+    assert (got is not None and "too faint to read this photo" in got[0]
+            and f"{sure} marked for sure" in got[0]) == refused, got
+
+
 def test_mottled_paper_barely_over_the_threshold_is_no_sure_mark() -> None:
     """An empty mission box on the far side of a photo tilted 34 degrees, JPEG 67 and
     sharpened (held-out seed 1157, phone 19): its mottled paper inked 11 % of it at 1.03

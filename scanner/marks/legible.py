@@ -53,6 +53,14 @@ NOISY_BLANK = 0.35  # a sheet reading fewer than FAINT_MIN_SURE sure marks whose
 #   more 0.33 (100 of 103 read), on a blank one 0.27; over 0.35 one sheet refused already
 #   and 1133 phone 42 (grey pencil on a dim photo in a hard shadow, noise 0.071, threshold
 #   0.54), which read all 196 of its marks empty, 188 silently
+# ... and so is one with fewer sure marks than FAINT_FEW_SURE (a blank sheet's haze is
+#   spared so) whose marks, its reviews' leanings included (reading.contrast, at least
+#   sheet.LIGHT_MIN_MARKS of them), are under FAINT_PHOTO (a scan: FAINT_SHEET) times the
+#   threshold: marked, but too lightly to read. Session 50, 1355 phone 62: pencil on a
+#   dim photo, 2 marks read for sure, 73 boxes unclear, its marks at 0.90 times the
+#   threshold, 26 of them read empty silently; on 3,000 harsh photos (1193-1367) the only
+#   sheet read with both, the blank sheets with most boxes unclear (72, 31) too few
+#   leaning marked to measure
 UNREADABLE_SHARE = 0.25  # ... and any sheet with more than this, however few marks it reads
 #   for sure. Session 31, fresh seed 307 phone 53: faint pencil in a hard shadow read 4
 #   marks for sure and 109 of 309 boxes to review, with 8 marks read empty; no other sheet
@@ -78,7 +86,9 @@ def require_legible(reading: Reading, source: str, anyway: bool = False,
       of the 1386 cached, seeds 0/7/11/21/22, has over 30). Light sheets were so refused
       before; session 12 extended it to all (call this once the boxes are settled:
       scanner.order). Over UNREADABLE_SHARE unclear, any sheet is so refused, however
-      few marks it reads for sure.
+      few marks it reads for sure; and over UNCLEAR_SHARE with fewer than FAINT_FEW_SURE
+      sure marks when the marks the reviews lean to are under FAINT_PHOTO (FAINT_SHEET)
+      times the threshold: a marked sheet too light to read, not a blank one's haze.
     - a photo on which over FAINT_TAIL of the sure marks lie under their ink threshold:
       the lightest marks reach the noise there, and some show nothing (_faint_tail).
     With `anyway` (scan --read-anyway) the refusal is returned as a warning instead."""
@@ -140,11 +150,17 @@ def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | No
     # any with over UNREADABLE_SHARE (so unclear a reading tells nothing, whatever it read)
     too_unclear = unclear > UNCLEAR_SHARE * len(reading.marks) and (
         len(sure_levels) >= FAINT_FEW_SURE or unclear > UNREADABLE_SHARE * len(reading.marks))
+    faint_limit = FAINT_SHEET if scan else FAINT_PHOTO
+    if (unclear > UNCLEAR_SHARE * len(reading.marks) and len(sure_levels) < FAINT_FEW_SURE
+            and reading.contrast < faint_limit):
+        return (f"the marks are too faint to read this {img} with confidence ({unclear} of "
+                f"{len(reading.marks)} boxes unclear, {len(sure_levels)} marked for sure; the "
+                f"typical mark is only {reading.contrast:.0%} of the ink threshold)", fix)
     if sure_levels and (len(sure_levels) >= FAINT_MIN_SURE or too_unclear):
         sure = _contrast(sure_levels, t_inks)
     else:  # a sheet hardly marked (or blank) whose unclear boxes are the photo's haze
         sure = float("inf")
-    if reading.contrast < (FAINT_SHEET if scan else FAINT_PHOTO) and sure < FAINT_SURE:
+    if reading.contrast < faint_limit and sure < FAINT_SURE:
         return (f"the marks are too faint to read in this {img} (the typical mark is only "
                 f"{reading.contrast:.0%} of the ink threshold that the {img}'s noise and blur "
                 "set, so some marks do not show at all)", fix)
