@@ -60,7 +60,7 @@ NOISY_BLANK = 0.35  # a sheet reading fewer than FAINT_MIN_SURE sure marks whose
 #   dim photo, 2 marks read for sure, 73 boxes unclear, its marks at 0.90 times the
 #   threshold, 26 of them read empty silently; on 3,000 harsh photos (1193-1367) the only
 #   sheet read with both, the blank sheets with most boxes unclear (72, 31) too few
-#   leaning marked to measure
+#   leaning marked to measure; 1,000 generated after (1373-1427): none refused so
 UNREADABLE_SHARE = 0.25  # ... and any sheet with more than this, however few marks it reads
 #   for sure. Session 31, fresh seed 307 phone 53: faint pencil in a hard shadow read 4
 #   marks for sure and 109 of 309 boxes to review, with 8 marks read empty; no other sheet
