@@ -39,8 +39,8 @@ MARK_KEYS = ("halo", "halo_strokes", "halo_sides", "halo_seen", "median", "sides
              "centre", "ink", "faint")  # the rules' measures the model is given
 DOUBT = 0.3  # a reading the model gives less than this goes to review (chosen on held-out seeds)
 FILLED = 0.3  # a box read checked with ink over this share of its inside (coloured in, or
-FILLED_DOUBT = 0.85  # a correction, or a thick slash) goes to review under this, not DOUBT. Session 47: the
-#   silent error most often left on seeds nobody had read was a pencil correction on a
+FILLED_DOUBT = 0.85  # a correction, or a thick slash) goes to review under this, not
+#   DOUBT. Session 47: the silent error most often left on seeds nobody had read was a pencil correction on a
 #   phone photo, its scribble merged with the outline by the blur, read as coloured in at
 #   0.52-0.56 (797 phone 97, 641 phone 18 and 35). On 659-797's harsh photos (the bar was
 #   chosen there) 190 boxes were read checked at 0.3-0.8: 10 of them with such a fill

@@ -148,11 +148,11 @@ def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | No
     unclear = sum(m.state == REVIEW or m.doubt == SETTLED for m in reading.marks.values())
     # too unclear to read: a marked sheet with over UNCLEAR_SHARE of its boxes unclear, or
     # any with over UNREADABLE_SHARE (so unclear a reading tells nothing, whatever it read)
-    too_unclear = unclear > UNCLEAR_SHARE * len(reading.marks) and (
+    many_unclear = unclear > UNCLEAR_SHARE * len(reading.marks)
+    too_unclear = many_unclear and (
         len(sure_levels) >= FAINT_FEW_SURE or unclear > UNREADABLE_SHARE * len(reading.marks))
     faint_limit = FAINT_SHEET if scan else FAINT_PHOTO
-    if (unclear > UNCLEAR_SHARE * len(reading.marks) and len(sure_levels) < FAINT_FEW_SURE
-            and reading.contrast < faint_limit):
+    if many_unclear and len(sure_levels) < FAINT_FEW_SURE and reading.contrast < faint_limit:
         return (f"the marks are too faint to read this {img} with confidence ({unclear} of "
                 f"{len(reading.marks)} boxes unclear, {len(sure_levels)} marked for sure; the "
                 f"typical mark is only {reading.contrast:.0%} of the ink threshold)", fix)
