@@ -86,7 +86,8 @@ def require_legible(reading: Reading, source: str, anyway: bool = False,
       of the 1386 cached, seeds 0/7/11/21/22, has over 30). Light sheets were so refused
       before; session 12 extended it to all (call this once the boxes are settled:
       scanner.order). Over UNREADABLE_SHARE unclear, any sheet is so refused, however
-      few marks it reads for sure; and over UNCLEAR_SHARE with fewer than FAINT_FEW_SURE
+      few marks it reads for sure; and over UNCLEAR_SHARE (not UNREADABLE_SHARE) with
+      fewer than FAINT_FEW_SURE
       sure marks when the marks the reviews lean to are under FAINT_PHOTO (FAINT_SHEET)
       times the threshold: a marked sheet too light to read, not a blank one's haze.
     - a photo on which over FAINT_TAIL of the sure marks lie under their ink threshold:
@@ -152,7 +153,8 @@ def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | No
     too_unclear = many_unclear and (
         len(sure_levels) >= FAINT_FEW_SURE or unclear > UNREADABLE_SHARE * len(reading.marks))
     faint_limit = FAINT_SHEET if scan else FAINT_PHOTO
-    if many_unclear and len(sure_levels) < FAINT_FEW_SURE and reading.contrast < faint_limit:
+    if (many_unclear and not too_unclear and len(sure_levels) < FAINT_FEW_SURE
+            and reading.contrast < faint_limit):  # (too unclear: the checks below say why)
         return (f"the marks are too faint to read this {img} with confidence ({unclear} of "
                 f"{len(reading.marks)} boxes unclear, {len(sure_levels)} marked for sure; the "
                 f"typical mark is only {reading.contrast:.0%} of the ink threshold)", fix)
