@@ -87,9 +87,9 @@ def require_legible(reading: Reading, source: str, anyway: bool = False,
       before; session 12 extended it to all (call this once the boxes are settled:
       scanner.order). Over UNREADABLE_SHARE unclear, any sheet is so refused, however
       few marks it reads for sure; and over UNCLEAR_SHARE (not UNREADABLE_SHARE) with
-      fewer than FAINT_FEW_SURE
-      sure marks when the marks the reviews lean to are under FAINT_PHOTO (FAINT_SHEET)
-      times the threshold: a marked sheet too light to read, not a blank one's haze.
+      fewer than FAINT_FEW_SURE sure marks when the marks the reviews lean to are under
+      FAINT_PHOTO (FAINT_SHEET) times the threshold: a marked sheet too light to read,
+      not a blank one's haze.
     - a photo on which over FAINT_TAIL of the sure marks lie under their ink threshold:
       the lightest marks reach the noise there, and some show nothing (_faint_tail).
     With `anyway` (scan --read-anyway) the refusal is returned as a warning instead."""
