@@ -153,8 +153,8 @@ def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | No
     too_unclear = many_unclear and (
         len(sure_levels) >= FAINT_FEW_SURE or unclear > UNREADABLE_SHARE * len(reading.marks))
     faint_limit = FAINT_SHEET if scan else FAINT_PHOTO
-    if (many_unclear and not too_unclear and len(sure_levels) < FAINT_FEW_SURE
-            and reading.contrast < faint_limit):  # (too unclear: the checks below say why)
+    # many unclear yet not too unclear: under FAINT_FEW_SURE sure marks (and UNREADABLE_SHARE)
+    if many_unclear and not too_unclear and reading.contrast < faint_limit:
         return (f"the marks are too faint to read this {img} with confidence ({unclear} of "
                 f"{len(reading.marks)} boxes unclear, {len(sure_levels)} marked for sure; the "
                 f"typical mark is only {reading.contrast:.0%} of the ink threshold)", fix)
