@@ -80,8 +80,8 @@ LIGHT_EMPTY_DOUBT = 0.95  # on a sheet of light marks (scanner.marks.sheet.LIGHT
 LIGHT_EMPTY_WHY = "light marks on this sheet, and the learned second look doubts this box is empty"
 MARGINAL_WHY = ("its ink barely darker than the threshold: a mark, or the photo's noise or "
                 "shadow?")
-FILLED_WHY = ("box filled: coloured in (checked), or a correction whose scribble does not "
-              "show?")
+FILLED_WHY = ("box filled: coloured in (checked), a slash the blur spread, or a correction "
+              "whose scribble does not show?")
 FILLED_MARGINAL_WHY = ("box filled, but barely darker than the threshold: coloured in "
                        "(checked), or a pale correction whose scribble does not show?")
 SETTLE = 0.999  # a review whose value the model gives this much is read so (SETTLED), whether
