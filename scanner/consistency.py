@@ -201,14 +201,19 @@ def shape_by_models(rid: str, m: Mark) -> str | None:
     """The shape both tick-or-slash models give an Executed box left a review on a sheet
     as quiet as a scan (scanner.marks.sheet._models_opinion), where they agree all but
     surely (SHAPE_TICK, SHAPE_SLASH); else None. They learned marks only, so this is taken
-    only where every reading that makes the page agree holds a mark there."""
+    only where every reading that makes the page agree holds a mark there. A box whose
+    doubt is whether it holds ink at all (`Mark.doubt == INK`) is never so read as a
+    slash: ink too light to show may hide a stroke, and a cross or tick missing one arm
+    is a single stroke, where a slash losing ink never grows a second one (sessions 49
+    and 51: 1133 scan-150 3 and 1469 phone 55, a cross whose right half vanished under
+    the printed "+1", settled as failures at P(tick) 0.001 and 0.000)."""
     f = m.features
     if not is_executed(rid) or "models_tick_p" not in f:
         return None
     tick, success = f["models_tick_p"], f["models_success_p"]
     if tick >= SHAPE_TICK and success >= SHAPE_TICK:
         return CHECKED
-    if tick < SHAPE_SLASH and success < SHAPE_SLASH:
+    if tick < SHAPE_SLASH and success < SHAPE_SLASH and m.doubt != INK:
         return SLASHED
     return None
 
