@@ -33,8 +33,8 @@ outside, or a tick drawn low in its box) before a sure mark is likewise a mark (
 renders; on 25 seeds' cached sheets no such review lay before a sure mark on a sheet
 read in order, so nothing else changes).
 
-A sheet read in order but for a lone gap or two (doubt_lone_gaps, after settling, which
-such a sheet is spared) has those boxes sent to review: a mark the reading missed (a slash
+A sheet read in order but for a few lone gaps (up to MISSED_GAPS: doubt_lone_gaps, after
+settling, which such a sheet is spared) has those boxes sent to review: a mark the reading missed (a slash
 too light or too blurred to show, hidden by the print) as much as a box the player skipped.
 """
 
@@ -58,9 +58,16 @@ from scanner.marks import (
 
 SETTLED_CONFIDENCE = 0.6
 ANCHOR_CONFIDENCE = 0.8  # a reading this sure settles the boxes its track's order decides
-LONE_GAPS = 2  # a sheet whose reading leaves at most this many boxes empty before a mark on
-#   their track: review them (on the 2,985 cached bench sheets the four that leave one are
-#   four slashes read as empty; the bench's sheets filled out of order leave ten and more)
+LONE_GAPS = 2  # a light mark past more than this many sure empty boxes on its track is
+#   doubted (doubt_marks_past_empty; past one or two, those boxes are the gaps below), and
+#   more unsure empty boxes and gaps than this before a review are the player's order
+#   (doubt_unsure_before_review)
+MISSED_GAPS = 6  # a sheet whose reading leaves at most this many boxes empty before a mark
+#   on their track: review them (doubt_lone_gaps); more, and its player filled it out of
+#   order. 2 until session 52: 1469 phone 40 read three pencil ticks on the promotion track
+#   empty, silently. On 3,000 harsh photos (1193-1307, 1433-1487) the sheets filled out of
+#   order read 12 gaps or more; the 69 read with 1-11 are mostly marks missed (167 of
+#   their 195 gaps), and all but three of them are refused as too faint anyway
 GAP_CONFIDENCE = 0.4
 
 
@@ -75,11 +82,11 @@ def gaps(marks: Mapping[str, Mark], tracks: Sequence[Sequence[str]]) -> list[tup
 
 
 def doubt_lone_gaps(marks: dict[str, Mark], tracks: Sequence[Sequence[str]]) -> list[str]:
-    """On a sheet read in order but for at most LONE_GAPS boxes, those boxes go to review
+    """On a sheet read in order but for at most MISSED_GAPS boxes, those boxes go to review
     (in place); their ids. A sheet with more gaps is filled out of order by its player:
     the validator reports them."""
     found = gaps(marks, tracks)
-    if len(found) > LONE_GAPS:
+    if len(found) > MISSED_GAPS:
         return []
     return _doubt_empty(marks, found, "read empty, but {} after it is marked")
 
