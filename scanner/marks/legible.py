@@ -53,6 +53,14 @@ NOISY_BLANK = 0.35  # a sheet reading fewer than FAINT_MIN_SURE sure marks whose
 #   more 0.33 (100 of 103 read), on a blank one 0.27; over 0.35 one sheet refused already
 #   and 1133 phone 42 (grey pencil on a dim photo in a hard shadow, noise 0.071, threshold
 #   0.54), which read all 196 of its marks empty, 188 silently
+NOISY_UNCLEAR = 0.25  # ... and so is one reading fewer sure marks than FAINT_FEW_SURE and
+#   over UNCLEAR_SHARE of its boxes unclear whose typical threshold is over this: pencil
+#   barely reaches it, and the reviews are its marks. Session 52, 1487 phone 54: grey
+#   pencil on a blurred, noisy photo at 89-122 px/inch, threshold 0.29, no sure mark, 28
+#   boxes unclear and 75 marks read empty silently (too few reviews leaning marked to
+#   measure their contrast). On 3,000 harsh photos (1193-1307, 1433-1487) the blank sheets
+#   so unclear (up to 72 boxes) have it under 0.22, the one other such sheet over 0.25
+#   (0.39) was refused already; the largest on a blank sheet, 0.29, had no box unclear
 # ... and so is one with fewer sure marks than FAINT_FEW_SURE (a blank sheet's haze is
 #   spared so) whose marks, its reviews' leanings included (reading.contrast, at least
 #   sheet.LIGHT_MIN_MARKS of them), are under FAINT_PHOTO (a scan: FAINT_SHEET) times the
@@ -140,16 +148,17 @@ def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | No
     sure_levels = [m.features["level"] for m in reading.marks.values() if _sure_mark(m)]
     t_inks = [m.features["t_ink"] for m in reading.marks.values() if "t_ink" in m.features]
     t_box = float(np.median(t_inks)) if t_inks else 0.0  # the typical box's ink threshold
-    if len(sure_levels) < FAINT_MIN_SURE and t_box > NOISY_BLANK:
+    unclear = sum(m.state == REVIEW or m.doubt == SETTLED for m in reading.marks.values())
+    many_unclear = unclear > UNCLEAR_SHARE * len(reading.marks)
+    if (len(sure_levels) < FAINT_MIN_SURE and t_box > NOISY_BLANK) or (
+            len(sure_levels) < FAINT_FEW_SURE and many_unclear and t_box > NOISY_UNCLEAR):
         return (f"the {img} is too dark or too noisy to see pencil marks (its noise alone sets "
                 f"the ink threshold at {t_box:.0%} darker than the paper, and hardly any box "
                 "is inked past it, so a blank reading would mean nothing)",
                 f"Take a brighter photo in even light, with no shadow across the sheet {anyway}."
                 if not scan else fix)
-    unclear = sum(m.state == REVIEW or m.doubt == SETTLED for m in reading.marks.values())
     # too unclear to read: a marked sheet with over UNCLEAR_SHARE of its boxes unclear, or
     # any with over UNREADABLE_SHARE (so unclear a reading tells nothing, whatever it read)
-    many_unclear = unclear > UNCLEAR_SHARE * len(reading.marks)
     too_unclear = many_unclear and (
         len(sure_levels) >= FAINT_FEW_SURE or unclear > UNREADABLE_SHARE * len(reading.marks))
     faint_limit = FAINT_SHEET if scan else FAINT_PHOTO
