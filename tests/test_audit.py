@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from scanner.digits import load_mlp
 from scanner.faintline import band_z, ends_z
 from scanner.marks import audit
-from scanner.marks.state import CHECKED, EMPTY, REVIEW, SETTLED, SLASHED, Mark
+from scanner.marks.state import CANCELLED, CHECKED, EMPTY, REVIEW, SETTLED, SLASHED, Mark
 
 
 @given(st.integers(0, 30), st.integers(1, 60), st.integers(5, 40))
@@ -297,3 +297,22 @@ def test_a_filled_box_barely_over_its_threshold_needs_a_sure_model(
         assert marks["a"].state == REVIEW
         assert marks["a"].why.startswith(audit.FILLED_MARGINAL_WHY)
         assert audit.FILLED_DOUBT <= marks["a"].features["audit_p"] < audit.FILLED_MARGINAL_DOUBT
+
+
+@pytest.mark.parametrize(("sides", "seen", "logits", "sent"), [
+    (3, 4, [0.0, 1.0, -9.0, 2.0], True),  # 1247 scan-300 5: a neighbour's ink, the model 0.73
+    (3, 4, [0.0, 0.0, -9.0, 4.0], False),  # a correction the model is sure of (0.96)
+    (4, 4, [0.0, 1.0, -9.0, 2.0], False),  # ink all round: DOUBT's bar
+    (2, 2, [0.0, 1.0, -9.0, 2.0], False),  # too few sides seen to tell
+])
+def test_a_correction_read_from_its_rim_on_some_sides_needs_a_sure_model(
+        tmp_path: Path, sides: int, seen: int, logits: list[float], sent: bool) -> None:
+    path = _model(tmp_path, logits, 5)
+    f = {"ink": 1.0, "fill": 1.0, "level": 0.77, "t_ink": 0.15, "halo": 0.5,
+         "halo_sides": sides, "halo_seen": seen, "halo_strokes": 1}
+    marks = {"a": Mark(CANCELLED, 0.6, CANCELLED, "", f)}
+    assert audit.second_look(marks, ["a"], np.zeros((1, 5), np.float32), path) == (
+        ["a"] if sent else [])
+    if sent:
+        assert marks["a"].state == REVIEW and marks["a"].why.startswith(audit.RIM_CORRECTION_WHY)
+        assert marks["a"].likely == CANCELLED

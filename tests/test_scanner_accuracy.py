@@ -2354,3 +2354,16 @@ def test_a_cross_half_lost_under_the_print_is_no_failure_by_its_shape(
     m = read(case).marks[rid]
     assert case.truth[rid] == CHECKED
     assert m.state in (REVIEW, CHECKED), m
+
+
+def test_a_fill_between_a_neighbours_tick_and_scribble_is_no_sure_correction() -> None:
+    """A marker fill on a 300-dpi scan (seed 1247, scan-300 5) between a tick drawn over its
+    left edge and a correction's scribble spilling round its right: its rim inked on three
+    of four sides, read cancelled at 0.6 with the model at 0.73, silently, until session 52
+    (audit.RIM_CORRECTION_DOUBT)."""
+    case = make_case(case_seed(1247, "scan-300", 5), "scan-300")
+    res = read(case)
+    m = res.marks["medal.valor.2"]
+    assert case.truth["medal.valor.2"] == CHECKED
+    assert m.state in (REVIEW, CHECKED), m
+    assert res.marks["medal.valor.3"].state == CANCELLED

@@ -51,6 +51,13 @@ FILLED_DOUBT = 0.85  # a correction, or a thick slash) goes to review under this
 #   slashes that fill a mission box as coloured in at 0.81 and 0.67, and the page then
 #   settled a third box wrong on their word. On 3,000 harsh photos (1193-1367) the boxes
 #   read checked so at 0.6-0.85 were those two and 13 true marks (the next at 0.87)
+RIM_CORRECTION_DOUBT = 0.85  # a box read as a correction for its rim inked on some of the
+#   sides seen but not all (on a scan, classifier.RIM_SIDES: three of four) goes to review
+#   under this, as a filled box read checked does (FILLED_DOUBT): a neighbour's ink beside
+#   a box coloured in inks its rim too. Session 52, 1247 scan-300 5: a marker fill between a
+#   tick drawn over its left edge and a correction's scribble on its right read cancelled
+#   at 0.6, the model 0.73, silently. On 1,800 held-out scans and clean renders (1193-1307,
+#   1433-1487) the other four so read are corrections, the model 0.93-0.99
 MARGINAL, MARGINAL_DOUBT = 1.15, 0.5  # a box the rules read as marked outright (no doubt in
 #   their why) whose ink's level stays under MARGINAL times its ink threshold goes to review
 #   under MARGINAL_DOUBT, not DOUBT: a stroke inking a tenth of a box has its darkest
@@ -82,6 +89,8 @@ MARGINAL_WHY = ("its ink barely darker than the threshold: a mark, or the photo'
                 "shadow?")
 FILLED_WHY = ("box filled: coloured in (checked), a slash the blur spread, or a correction "
               "whose scribble does not show?")
+RIM_CORRECTION_WHY = ("box filled, its rim inked on some sides only: a correction, or "
+                      "coloured in (checked) beside a neighbour's ink?")
 FILLED_MARGINAL_WHY = ("box filled, but barely darker than the threshold: coloured in "
                        "(checked), or a pale correction whose scribble does not show?")
 SETTLE = 0.999  # a review whose value the model gives this much is read so (SETTLED), whether
@@ -266,7 +275,8 @@ def probabilities(x: np.ndarray, path: Path | None = None) -> np.ndarray | None:
 def _doubt_bar(mk: Mark, light: bool) -> tuple[float, str]:
     """The probability under which the model's doubt sends a reading to review, and the
     doubt's words where that is over DOUBT: a filled box read checked (FILLED_DOUBT; one
-    barely darker than its threshold, FILLED_MARGINAL_DOUBT), a box
+    barely darker than its threshold, FILLED_MARGINAL_DOUBT) or as a correction for its rim
+    inked on some sides only (RIM_CORRECTION_DOUBT), a box
     read empty on a sheet of light marks (LIGHT_EMPTY_DOUBT), a mark read outright from ink
     barely over its threshold (MARGINAL_DOUBT), any other (DOUBT)."""
     f = mk.features
@@ -275,6 +285,9 @@ def _doubt_bar(mk: Mark, light: bool) -> tuple[float, str]:
     if mk.state == CHECKED and f.get("fill", 0.0) >= FILLED:
         return (FILLED_MARGINAL_DOUBT, FILLED_MARGINAL_WHY) if marginal else (FILLED_DOUBT,
                                                                             FILLED_WHY)
+    if mk.state == CANCELLED and 3 <= f.get("halo_seen", 0) and (
+            f.get("halo_sides", 0) < f.get("halo_seen", 0)):
+        return RIM_CORRECTION_DOUBT, RIM_CORRECTION_WHY
     if light and mk.state == EMPTY:
         return LIGHT_EMPTY_DOUBT, LIGHT_EMPTY_WHY
     if marginal:
