@@ -285,8 +285,8 @@ def _doubt_bar(mk: Mark, light: bool) -> tuple[float, str]:
     if mk.state == CHECKED and f.get("fill", 0.0) >= FILLED:
         return (FILLED_MARGINAL_DOUBT, FILLED_MARGINAL_WHY) if marginal else (FILLED_DOUBT,
                                                                             FILLED_WHY)
-    if mk.state == CANCELLED and 3 <= f.get("halo_seen", 0) and (
-            f.get("halo_sides", 0) < f.get("halo_seen", 0)):
+    seen = f.get("halo_seen", 0)
+    if mk.state == CANCELLED and seen >= 3 and f.get("halo_sides", 0) < seen:
         return RIM_CORRECTION_DOUBT, RIM_CORRECTION_WHY
     if light and mk.state == EMPTY:
         return LIGHT_EMPTY_DOUBT, LIGHT_EMPTY_WHY
