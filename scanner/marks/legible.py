@@ -148,15 +148,15 @@ def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | No
     sure_levels = [m.features["level"] for m in reading.marks.values() if _sure_mark(m)]
     t_inks = [m.features["t_ink"] for m in reading.marks.values() if "t_ink" in m.features]
     t_box = float(np.median(t_inks)) if t_inks else 0.0  # the typical box's ink threshold
+    noisy = (f"the {img} is too dark or too noisy to see pencil marks (its noise alone sets "
+             f"the ink threshold at {t_box:.0%} darker than the paper, and hardly any box "
+             "is inked past it, so a blank reading would mean nothing)",
+             f"Take a brighter photo in even light, with no shadow across the sheet {anyway}."
+             if not scan else fix)
+    if len(sure_levels) < FAINT_MIN_SURE and t_box > NOISY_BLANK:
+        return noisy
     unclear = sum(m.state == REVIEW or m.doubt == SETTLED for m in reading.marks.values())
     many_unclear = unclear > UNCLEAR_SHARE * len(reading.marks)
-    if (len(sure_levels) < FAINT_MIN_SURE and t_box > NOISY_BLANK) or (
-            len(sure_levels) < FAINT_FEW_SURE and many_unclear and t_box > NOISY_UNCLEAR):
-        return (f"the {img} is too dark or too noisy to see pencil marks (its noise alone sets "
-                f"the ink threshold at {t_box:.0%} darker than the paper, and hardly any box "
-                "is inked past it, so a blank reading would mean nothing)",
-                f"Take a brighter photo in even light, with no shadow across the sheet {anyway}."
-                if not scan else fix)
     # too unclear to read: a marked sheet with over UNCLEAR_SHARE of its boxes unclear, or
     # any with over UNREADABLE_SHARE (so unclear a reading tells nothing, whatever it read)
     too_unclear = many_unclear and (
@@ -187,6 +187,8 @@ def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | No
         return (f"too many boxes are unclear to read this photo with confidence ({unclear} of "
                 f"{len(reading.marks)}: too blurred, too small or too far for its marks)",
                 f"Take a sharper photo from straight above, the sheet filling the frame {anyway}.")
+    if len(sure_levels) < FAINT_FEW_SURE and many_unclear and t_box > NOISY_UNCLEAR:
+        return noisy  # (the reviews: pencil just reaching a threshold that high)
     tail = _faint_tail(reading)
     if tail > FAINT_TAIL:
         return (f"the marks are too faint to read in this {img} ({tail:.0%} of the marks read "
