@@ -34,8 +34,9 @@ renders; on 25 seeds' cached sheets no such review lay before a sure mark on a s
 read in order, so nothing else changes).
 
 A sheet read in order but for a few lone gaps (up to MISSED_GAPS: doubt_lone_gaps, after
-settling, which such a sheet is spared) has those boxes sent to review: a mark the reading missed (a slash
-too light or too blurred to show, hidden by the print) as much as a box the player skipped.
+settling, which such a sheet is spared) has those boxes sent to review: a mark the reading
+missed (a slash too light or too blurred to show, hidden by the print) as much as a box
+the player skipped.
 """
 
 from __future__ import annotations

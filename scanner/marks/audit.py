@@ -56,8 +56,8 @@ RIM_CORRECTION_DOUBT = 0.85  # a box read as a correction for its rim inked on s
 #   under this, as a filled box read checked does (FILLED_DOUBT): a neighbour's ink beside
 #   a box coloured in inks its rim too. Session 52, 1247 scan-300 5: a marker fill between a
 #   tick drawn over its left edge and a correction's scribble on its right read cancelled
-#   at 0.6, the model 0.73, silently. On 1,800 held-out scans and clean renders (1193-1307,
-#   1433-1487) the other four so read are corrections, the model 0.93-0.99
+#   at 0.6, the model 0.73, silently. On that session's 1,800 scans and clean renders
+#   (1193-1307, 1433-1487) the other four so read are corrections, the model 0.93-0.99
 MARGINAL, MARGINAL_DOUBT = 1.15, 0.5  # a box the rules read as marked outright (no doubt in
 #   their why) whose ink's level stays under MARGINAL times its ink threshold goes to review
 #   under MARGINAL_DOUBT, not DOUBT: a stroke inking a tenth of a box has its darkest

@@ -98,6 +98,9 @@ def require_legible(reading: Reading, source: str, anyway: bool = False,
       fewer than FAINT_FEW_SURE sure marks when the marks the reviews lean to are under
       FAINT_PHOTO (FAINT_SHEET) times the threshold: a marked sheet too light to read,
       not a blank one's haze.
+    - a sheet reading fewer than FAINT_FEW_SURE sure marks and over UNCLEAR_SHARE of its
+      boxes unclear whose typical ink threshold is over NOISY_UNCLEAR (under NOISY_BLANK):
+      its reviews are pencil marks just reaching that threshold, the rest lost under it;
     - a photo on which over FAINT_TAIL of the sure marks lie under their ink threshold:
       the lightest marks reach the noise there, and some show nothing (_faint_tail).
     With `anyway` (scan --read-anyway) the refusal is returned as a warning instead."""
