@@ -42,6 +42,20 @@ HAZE = 0.3  # faint ink over this share of a cell is a haze (a shadow, the photo
 #   not a stroke: the bench's cells the network calls no digit before a number are 0.53-0.61
 MINUS_PIECE = 0.8  # a minus sign's ink is one stroke: its largest piece at least this share
 FLAT_CONF = {"-": 0.9}  # a minus told by its shape; an unreadable flat stroke ('?'): 0
+# A write-in line (the name) is read on its darkness less the paper's own (a shadow, the
+# haze of a dark photo): a grey opening this wide (px at 200 dpi, over three times the
+# widest pen stroke) takes the strokes out and leaves the paper. Before, a shadow over
+# the line read as ink: the bench's blank name lines read a phantom name on a third of
+# the harsh phone photos ("nn", "—_"), and names gained junk words ("Sam oe")
+LINE_BACKGROUND = 21
+LINE_RESIDUE = (5, 20)  # a piece of ink no taller and at least this wide (px) is what a
+#   misregistration leaves of the printed underline, not writing (a hyphen is ~10 px wide)
+TEXT_SCALE = 4.0  # a write-in line's ink is scaled up at most this much (a line of
+#   residue 1 px high was scaled 40 times, to an image 12,000 px wide: 0.4 s of Tesseract)
+TEXT_HEIGHTS = (40, 36, 48)  # px: a write-in line's ink is scaled to the first height,
+#   and to the others while Tesseract reads nothing (it gives nothing at all for some
+#   lines at one height and reads them well at another; retrying unsure readings too
+#   read 8 more of the bench's 1,137 names right and 14 more wrong)
 EDGE_LINE = (0.75, 0.12, 0.55)  # a flat line whose middle is beyond this share of the cell's
 #   height from the other edge, no thicker than this share and at least this share of the
 #   cell wide: the printed frame's edge (the bench's: 1-3 px of 29, 0.58-0.84 wide; the
@@ -65,11 +79,16 @@ class Field:
 
 
 def _ink(d: np.ndarray, g: RegionGeom, box: tuple[int, int, int, int],
-         cal: Calibration) -> np.ndarray:
-    """The darkness inside `box` (canvas pixels) with printed ink and the frame removed."""
+         cal: Calibration, background: int = 0) -> np.ndarray:
+    """The darkness inside `box` (canvas pixels) with printed ink and the frame removed;
+    with `background` (px), less the paper's own darkness (a grey opening that wide)."""
     pu0, pv0 = g.patch[0], g.patch[1]
     u0, v0, u1, v1 = box
     sub = d[v0 - pv0:v1 - pv0, u0 - pu0:u1 - pu0].copy()
+    if background:
+        paper = cv2.morphologyEx(sub, cv2.MORPH_OPEN, np.ones((background, background),
+                                                              np.uint8))
+        sub = np.clip(sub - paper, 0, None)
     sub[g.printed[v0 - pv0:v1 - pv0, u0 - pu0:u1 - pu0]] = 0
     m = max(2, round(min(sub.shape) * 0.08))
     sub[:m] = 0
@@ -330,17 +349,39 @@ def read_digits(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> 
                  [c if isinstance(c, str) else c.digit for c in chars])
 
 
+def _drop_line_residue(sub: np.ndarray) -> np.ndarray:
+    """`sub` without pieces of ink as flat and long as the printed underline's residue
+    (LINE_RESIDUE)."""
+    h, w = LINE_RESIDUE
+    _, labels, stats, _ = cv2.connectedComponentsWithStats((sub > 0).astype(np.uint8),
+                                                           connectivity=8)
+    flat = np.flatnonzero((stats[:, cv2.CC_STAT_HEIGHT] <= h) & (stats[:, cv2.CC_STAT_WIDTH] >= w))
+    flat = flat[flat > 0]
+    if flat.size:
+        sub = sub.copy()
+        sub[np.isin(labels, flat)] = 0
+    return sub
+
+
 def read_text(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> Field:
-    """A write-in line (the name): the ink above the printed line, read as one line."""
-    sub = _ink(d, g, g.box, cal)
+    """A write-in line (the name): the ink above the printed line, the paper's own darkness
+    and the underline's residue taken out, read as one line. Words with no letter or
+    digit (a '_' or ';' of noise) are dropped; the confidence is the words' mean. The
+    value is the text however sure: the caller decides what it trusts."""
+    sub = _drop_line_residue(_ink(d, g, g.box, cal, LINE_BACKGROUND))
     ink = sub > cal.t_ink
     if ink.mean() < 0.002:
         return Field(g.region.id, "", None, 1.0)
     ys, xs = np.nonzero(ink)
-    img = _glyph_image(sub, ys, xs, 40)
-    words = ocr.read(img, 7, "")
-    text = " ".join(w.text for w in words).strip()
-    conf = float(np.mean([w.confidence for w in words])) if words else 0.0
+    width = xs.max() - xs.min() + 1
+    text, conf = "", 0.0
+    for height in TEXT_HEIGHTS:
+        img = _glyph_image(sub, ys, xs, height, TEXT_SCALE * width, t_ink=cal.t_ink)
+        words = [w for w in ocr.read(img, 7, "") if any(c.isalnum() for c in w.text)]
+        if words:
+            text = " ".join(w.text for w in words).strip()
+            conf = float(np.mean([w.confidence for w in words]))
+            break
     return Field(g.region.id, text, text or None, conf)
 
 

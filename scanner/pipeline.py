@@ -254,7 +254,12 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False,
                         fld.confidence = digits_confidence(fld.confidence, f.dpi)
                     res.ocr[rid] = fld.to_dict()
                     if g.region.kind == "text" and fld.value is not None:
-                        values[rid] = fld.value  # a name is kept however it was read
+                        if fld.confidence >= fieldreader.OCR_TRUST:
+                            values[rid] = fld.value
+                        else:  # never a guessed name in the state
+                            res.warnings.append(
+                                f'the {rid} line was not read for sure (read "{fld.text}", '
+                                f"confidence {fld.confidence:.2f}); the state has no {rid}")
                 if f.dpi >= LOW_RES_DPI:
                     confirm_by_sum(res.ocr)
                 values.update({rid: o["value"] for rid, o in res.ocr.items()
@@ -296,7 +301,8 @@ def _finish(res: SheetResult, fields: dict[str, str | int | None]) -> None:
     res.state = marks_to_state(values, rules)
     res.score = score(res.state, rules)
     res.findings = validate_state(res.state, rules)
-    if "skipped" in res.ocr:  # no name was read, which is not the same as none written
+    if "skipped" in res.ocr or fieldreader.unsure(res.ocr.get("name")):  # no name read is
+        #   not the same as none written
         res.findings = [f for f in res.findings if f.get("code") != "no-name"]
     res.written = compare_written(res.score, res.ocr)
 

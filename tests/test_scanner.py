@@ -296,6 +296,75 @@ def test_scanned_pdf_and_png(tmp_path: Path) -> None:
         assert r.error is None and not wrong(r), wrong(r)[:5]
 
 
+def _name_line_px() -> tuple[int, int, int, int]:
+    """The name region's rectangle in the rendered page's pixels: left, top, right, bottom."""
+    lay = sheets.layout("career", "later", "letter")
+    x, y, w, h = next(r.rect for r in lay.regions if r.id == "name")
+    k, height = DPI / 72, 792
+    return round(x * k), round((height - y - h) * k), round((x + w) * k), round((height - y) * k)
+
+
+def _shadow_and_residue(img: np.ndarray) -> np.ndarray:
+    """`img` with a soft shadow over the name line's right half and a 1 px line just above
+    its printed underline (what a registration off by a pixel leaves of it)."""
+    x0, y0, x1, y1 = _name_line_px()
+    out = img.astype(np.float32)
+    yy, xx = np.mgrid[0:out.shape[0], 0:out.shape[1]]
+    out *= 1 - 0.45 * np.exp(-(((xx - x1) / 180.0) ** 2 + ((yy - (y0 + y1) / 2) / 60.0) ** 2))
+    out[y1 - 4, x0 + 60:x1 - 20] *= 0.5
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def test_shadow_and_underline_residue_on_a_blank_name_line_read_no_name() -> None:
+    """A blank name line under a shadow, with a sliver of its printed underline left by a
+    pixel's misregistration, holds no name: the paper's own darkness is taken out and the
+    sliver is dropped (before: a phantom name such as "nn", scaled 40 times for
+    Tesseract)."""
+    r = scan(_shadow_and_residue(page(blank=True)), ocr=True)
+    if "skipped" in r.ocr:
+        pytest.skip("Tesseract not installed")
+    assert r.ocr["name"]["text"] == "" and r.state.name == "", r.ocr["name"]
+    assert any(f["code"] == "no-name" for f in r.findings)
+
+
+def test_name_under_a_shadow_is_read_without_junk() -> None:
+    """A written name with the same shadow and sliver beside it reads as the name alone."""
+    r = scan(_shadow_and_residue(page("clean")), ocr=True)
+    if "skipped" in r.ocr:
+        pytest.skip("Tesseract not installed")
+    assert r.ocr["name"]["text"] == "Dan" and r.state.name == "Dan", r.ocr["name"]
+
+
+def test_a_name_read_unsurely_is_not_put_in_the_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A name Tesseract reads with little confidence stays in the OCR result but not in the
+    state (never a guessed name), a warning says so, and the sheet is not said to have no
+    name; a word of punctuation beside it is dropped. Tesseract reads the real line; only
+    its confidence is lowered (it cannot be set on a real image)."""
+    import scanner.pipeline as pipeline
+    from scanner.ocr import Word, engine
+
+    real = engine()
+    if not real.available:
+        pytest.skip("Tesseract not installed")
+
+    class Unsure:
+        available, reason = True, ""
+
+        def read(self, image: np.ndarray, psm: int = 7, whitelist: str = "") -> list[Word]:
+            words = real.read(image, psm, whitelist)
+            if psm != 7 or whitelist:
+                return words
+            return [Word(w.text, w.confidence / 3, w.box) for w in words] + [
+                Word(";", 0.9, (0, 0, 1, 1))]
+
+    monkeypatch.setattr(pipeline, "engine", Unsure)
+    r = scan(page("clean"), ocr=True)
+    assert r.ocr["name"]["text"] == "Dan" and r.ocr["name"]["confidence"] < 0.6
+    assert r.state.name == ""
+    assert any("name line was not read for sure" in w and '"Dan"' in w for w in r.warnings)
+    assert not any(f["code"] == "no-name" for f in r.findings)
+
+
 def test_written_score_is_compared() -> None:
     """OCR of the written score: a line read with confidence and differing from the
     sheet's own score is reported in the player's words; an uncertain one never is."""
