@@ -4,7 +4,7 @@ PY      := $(VENV)/bin/python
 PIP     := $(VENV)/bin/pip
 STAMP   := $(VENV)/.installed
 OUT     ?= out
-APT_PKGS := tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev pkg-config poppler-utils qpdf
+APT_PKGS := tesseract-ocr tesseract-ocr-eng tesseract-ocr-script-latn libtesseract-dev libleptonica-dev pkg-config poppler-utils qpdf
 export OMP_THREAD_LIMIT := 1
 
 .PHONY: demo test test-all lint bench system venv clean constraints
@@ -17,7 +17,7 @@ system:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-$(STAMP): pyproject.toml constraints.txt
+$(STAMP): pyproject.toml constraints.txt Makefile
 	$(MAKE) system
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PIP) install -q --upgrade pip

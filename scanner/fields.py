@@ -365,7 +365,8 @@ def _drop_line_residue(sub: np.ndarray) -> np.ndarray:
 
 def read_text(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> Field:
     """A write-in line (the name): the ink above the printed line, the paper's own darkness
-    and the underline's residue taken out, read as one line. Words with no letter or
+    and the underline's residue taken out, read as one line (with the engine's model for
+    free text: accents). Words with no letter or
     digit (a '_' or ';' of noise) are dropped; the confidence is the words' mean. The
     value is the text however sure: the caller decides what it trusts."""
     sub = _drop_line_residue(_ink(d, g, g.box, cal, LINE_BACKGROUND))
@@ -377,7 +378,8 @@ def read_text(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> Fi
     text, conf = "", 0.0
     for height in TEXT_HEIGHTS:
         img = _glyph_image(sub, ys, xs, height, TEXT_SCALE * width, t_ink=cal.t_ink)
-        words = [w for w in ocr.read(img, 7, "") if any(c.isalnum() for c in w.text)]
+        words = [w for w in ocr.read(img, 7, "", ocr.text_lang)
+                 if any(c.isalnum() for c in w.text)]
         if words:
             text = " ".join(w.text for w in words).strip()
             conf = float(np.mean([w.confidence for w in words]))

@@ -348,10 +348,11 @@ def test_a_name_read_unsurely_is_not_put_in_the_state(monkeypatch: pytest.Monkey
         pytest.skip("Tesseract not installed")
 
     class Unsure:
-        available, reason = True, ""
+        available, reason, text_lang = True, "", real.text_lang
 
-        def read(self, image: np.ndarray, psm: int = 7, whitelist: str = "") -> list[Word]:
-            words = real.read(image, psm, whitelist)
+        def read(self, image: np.ndarray, psm: int = 7, whitelist: str = "",
+                 lang: str = "eng") -> list[Word]:
+            words = real.read(image, psm, whitelist, lang)
             if psm != 7 or whitelist:
                 return words
             return [Word(w.text, w.confidence / 3, w.box) for w in words] + [
@@ -363,6 +364,24 @@ def test_a_name_read_unsurely_is_not_put_in_the_state(monkeypatch: pytest.Monkey
     assert r.state.name == ""
     assert any("name line was not read for sure" in w and '"Dan"' in w for w in r.warnings)
     assert not any(f["code"] == "no-name" for f in r.findings)
+
+
+@pytest.mark.parametrize("name", ["Zoë Martin", "Ana Lucía", "François Dubois"])
+def test_an_accented_name_is_read_with_its_accents(name: str) -> None:
+    """Names are read with Tesseract's Latin-script model where it is installed (`make`
+    installs it): the English model reads Zoë as Zoé or 206 and Lucía as Lucia."""
+    import pypdfium2 as pdfium
+
+    from scanner.ocr import TEXT_LANG, engine
+
+    if not engine().available or engine().text_lang != TEXT_LANG:
+        pytest.skip("Tesseract's Latin-script model is not installed")
+    doc = pdfium.PdfDocument(fill_pdf(dan().with_changes(name=name), load_rules("later"),
+                                      "letter", "clean", 3))
+    img = doc[0].render(scale=DPI / 72, grayscale=True).to_numpy()
+    doc.close()
+    r = scan(np.ascontiguousarray(img[..., 0] if img.ndim == 3 else img), ocr=True)
+    assert r.state.name == name, r.ocr["name"]
 
 
 def test_written_score_is_compared() -> None:
