@@ -78,7 +78,7 @@ class Outcome:
     cancelled: int = 0  # truth: cancelled boxes
     cancelled_seen: int = 0  # ... read as 'cancelled'
     written: dict[str, int] = field(default_factory=dict)  # correct/wrong/unread/phantom
-    name: str = ""  # ok | wrong | unread | none
+    name: str = ""  # ok | wrong | phantom (none written) | unread | none
     exact_state: bool = False
     ms_total: float = 0.0
     ms_ocr: float = 0.0
@@ -133,7 +133,8 @@ def _compare(out: Outcome, rec: dict[str, Any], res: Any) -> None:
     if read is not None:
         same = " ".join(read.name.split()).casefold() == " ".join(state.name.split()).casefold()
         out.name = ("none" if not state.name and not read.name else "ok" if same
-                    else "unread" if not read.name else "wrong")
+                    else "unread" if not read.name else "phantom" if not state.name
+                    else "wrong")
         out.exact_state = read == state
 
 
@@ -221,7 +222,7 @@ def summarise(name: str, outs: list[Outcome]) -> Summary:
     read = [o for o in outs if not o.error]
     written = {k: sum(o.written.get(k, 0) for o in read)
                for k in ("correct", "wrong", "unread", "phantom")}
-    names = {k: sum(o.name == k for o in read) for k in ("ok", "wrong", "unread")}
+    names = {k: sum(o.name == k for o in read) for k in ("ok", "wrong", "phantom", "unread")}
     stage_keys = sorted({k for o in read for k in o.stages})
     return Summary(
         name=name, sheets=len(outs), failed=len(outs) - len(read),
@@ -289,6 +290,9 @@ def print_table(summaries: list[Summary]) -> None:
     for s in summaries:
         if s.stages:
             print(f"  {s.name:<11} " + "  ".join(f"{k} {v:.0f}" for k, v in s.stages.items()))
+    print("names right/wrong/phantom (none written)/unread: " + "; ".join(
+        f"{s.name} " + "/".join(str(s.names[k]) for k in ("ok", "wrong", "phantom", "unread"))
+        for s in summaries))
     cancelled = [(s.name, s.cancelled) for s in summaries if s.cancelled[1]]
     if cancelled:
         print("cancelled boxes read as 'cancelled': "
