@@ -83,7 +83,10 @@ class _TesserocrEngine(Engine):
         self._apis: dict[str, Any] = {}
         self._api_for("eng")
         self.text_lang = _text_lang()
-        self._api_for(self.text_lang)  # (now: loading the Latin model takes ~0.7 s)
+        try:
+            self._api_for(self.text_lang)  # (now: loading the Latin model takes ~0.7 s)
+        except RuntimeError:  # a model file Tesseract cannot load: English it is
+            self.text_lang = "eng"
 
     def _api_for(self, lang: str) -> Any:
         """One Tesseract instance per model, made when first needed."""
@@ -130,7 +133,13 @@ class _PytesseractEngine(Engine):
     reason = ""
 
     def __init__(self) -> None:
-        self.text_lang = _text_lang()
+        import pytesseract
+
+        self.text_lang = TEXT_LANG
+        try:  # whether the program finds the model (get_languages leaves "Latin" out)
+            pytesseract.image_to_string(np.full((8, 8), 255, np.uint8), lang=TEXT_LANG)
+        except Exception:  # (not installed where the program looks: English, as before)
+            self.text_lang = "eng"
 
     def read(self, image: np.ndarray, psm: int = 7, whitelist: str = "",
              lang: str = "eng") -> list[Word]:

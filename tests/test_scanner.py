@@ -384,6 +384,32 @@ def test_an_accented_name_is_read_with_its_accents(name: str) -> None:
     assert r.state.name == name, r.ocr["name"]
 
 
+def test_without_the_latin_model_free_text_is_read_in_english(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An engine whose free-text model is not installed reads names with the English
+    model, through either binding, and says so in `text_lang`."""
+    import scanner.ocr as ocr
+
+    monkeypatch.setattr(ocr, "TEXT_LANG", "NoSuchModel")
+    img = np.full((60, 300), 255, np.uint8)
+    cv2.putText(img, "Dan", (10, 45), cv2.FONT_HERSHEY_SIMPLEX, 1.5, 0, 3)
+    engines = []
+    import shutil
+
+    makers = [ocr._TesserocrEngine] + ([ocr._PytesseractEngine] if shutil.which("tesseract")
+                                       else [])
+    for make in makers:
+        try:
+            engines.append(make())
+        except Exception:  # (that binding is not installed)
+            continue
+    if not engines:
+        pytest.skip("Tesseract not installed")
+    for e in engines:
+        assert e.text_lang == "eng"
+        assert [w.text for w in e.read(img, 7, "", e.text_lang)] == ["Dan"]
+
+
 def test_written_score_is_compared() -> None:
     """OCR of the written score: a line read with confidence and differing from the
     sheet's own score is reported in the player's words; an uncertain one never is."""
