@@ -365,10 +365,10 @@ def _drop_line_residue(sub: np.ndarray) -> np.ndarray:
 
 def read_text(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> Field:
     """A write-in line (the name): the ink above the printed line, the paper's own darkness
-    and the underline's residue taken out, read as one line (with the engine's model for
-    free text: accents). Words with no letter or
-    digit (a '_' or ';' of noise) are dropped; the confidence is the words' mean. The
-    value is the text however sure: the caller decides what it trusts."""
+    and the underline's residue taken out, read as one line with the engine's model for
+    free text (accents). Words with no letter or digit (a '_' or ';' of noise) are
+    dropped; the confidence is the words' mean. The value is the text however sure: the
+    caller decides what it trusts (trusted_name)."""
     sub = _drop_line_residue(_ink(d, g, g.box, cal, LINE_BACKGROUND))
     ink = sub > cal.t_ink
     if ink.mean() < 0.002:
@@ -385,6 +385,15 @@ def read_text(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> Fi
             conf = float(np.mean([w.confidence for w in words]))
             break
     return Field(g.region.id, text, text or None, conf)
+
+
+def trusted_name(fld: Field) -> str | None:
+    """A name line's text as the state takes it: read at OCR_TRUST or not at all (never a
+    guessed name), with a capital first letter (a handwritten c, o, s, v or x reads as
+    either case)."""
+    if not isinstance(fld.value, str) or fld.confidence < OCR_TRUST:
+        return None
+    return fld.value[:1].upper() + fld.value[1:]
 
 
 def blank(field: object) -> bool:

@@ -254,10 +254,10 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False,
                         fld.confidence = digits_confidence(fld.confidence, f.dpi)
                     res.ocr[rid] = fld.to_dict()
                     if g.region.kind == "text" and fld.value is not None:
-                        if fld.confidence >= fieldreader.OCR_TRUST:  # a name starts with
-                            #   a capital (a handwritten c, o, s, v... is read either way)
-                            values[rid] = str(fld.value)[:1].upper() + str(fld.value)[1:]
-                        else:  # never a guessed name in the state
+                        name = fieldreader.trusted_name(fld)
+                        if name is not None:
+                            values[rid] = name
+                        else:
                             res.warnings.append(
                                 f'the {rid} line was not read for sure (read "{fld.text}", '
                                 f"confidence {fld.confidence:.2f}); the state has no {rid}")

@@ -410,6 +410,15 @@ def test_without_the_latin_model_free_text_is_read_in_english(
         assert [w.text for w in e.read(img, 7, "", e.text_lang)] == ["Dan"]
 
 
+def test_a_name_is_trusted_at_the_ocr_bar_and_starts_with_a_capital() -> None:
+    """trusted_name: what the state takes from a name line's OCR."""
+    from scanner.fields import OCR_TRUST, Field, trusted_name
+
+    assert trusted_name(Field("name", "commander Vex", "commander Vex", 0.9)) == "Commander Vex"
+    assert trusted_name(Field("name", "Priya c", "Priya c", OCR_TRUST - 0.01)) is None
+    assert trusted_name(Field("name", "", None, 1.0)) is None
+
+
 def test_written_score_is_compared() -> None:
     """OCR of the written score: a line read with confidence and differing from the
     sheet's own score is reported in the player's words; an uncertain one never is."""
