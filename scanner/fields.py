@@ -18,7 +18,7 @@ import numpy as np
 
 from scanner import digits
 from scanner.marks import Calibration
-from scanner.ocr import Engine
+from scanner.ocr import Engine, Word
 from scanner.template import RegionGeom
 
 DIGIT_HEIGHT = 28  # px: the height a digit is scaled to for Tesseract
@@ -56,6 +56,9 @@ TEXT_HEIGHTS = (40, 36, 48)  # px: a write-in line's ink is scaled to the first 
 #   and to the others while Tesseract reads nothing (it gives nothing at all for some
 #   lines at one height and reads them well at another; retrying unsure readings too
 #   read 8 more of the bench's 1,137 names right and 14 more wrong)
+END_WORD = (2, 0.5)  # a first or last word this short read under this confidence is noise
+#   (the bench's 1,137 name lines: 8 such words beside a name, all under 0.45, against 140
+#   of 141 initials and short words of the name at 0.86 or more)
 EDGE_LINE = (0.75, 0.12, 0.55)  # a flat line whose middle is beyond this share of the cell's
 #   height from the other edge, no thicker than this share and at least this share of the
 #   cell wide: the printed frame's edge (the bench's: 1-3 px of 29, 0.58-0.84 wide; the
@@ -363,6 +366,18 @@ def _drop_line_residue(sub: np.ndarray) -> np.ndarray:
     return sub
 
 
+def _trim_ends(words: list[Word]) -> list[Word]:
+    """The words without a first or last one of at most END_WORD[0] characters read under
+    END_WORD[1] (a speck of noise beside the writing read as a letter), while others
+    remain."""
+    n, bar = END_WORD
+    while len(words) > 1 and len(words[-1].text) <= n and words[-1].confidence < bar:
+        words = words[:-1]
+    while len(words) > 1 and len(words[0].text) <= n and words[0].confidence < bar:
+        words = words[1:]
+    return words
+
+
 def read_text(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> Field:
     """A write-in line (the name): the ink above the printed line, the paper's own darkness
     and the underline's residue taken out, read as one line with the engine's model for
@@ -378,8 +393,8 @@ def read_text(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> Fi
     text, conf = "", 0.0
     for height in TEXT_HEIGHTS:
         img = _glyph_image(sub, ys, xs, height, TEXT_SCALE * width, t_ink=cal.t_ink)
-        words = [w for w in ocr.read(img, 7, "", ocr.text_lang)
-                 if any(c.isalnum() for c in w.text)]
+        words = _trim_ends([w for w in ocr.read(img, 7, "", ocr.text_lang)
+                            if any(c.isalnum() for c in w.text)])
         if words:
             text = " ".join(w.text for w in words).strip()
             conf = float(np.mean([w.confidence for w in words]))
