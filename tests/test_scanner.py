@@ -419,6 +419,25 @@ def test_a_name_is_trusted_at_the_ocr_bar_and_starts_with_a_capital() -> None:
     assert trusted_name(Field("name", "", None, 1.0)) is None
 
 
+def test_a_short_unsure_word_at_a_names_end_is_noise() -> None:
+    """_trim_ends: "Priya oo" (a speck read as letters) is "Priya"; an initial read surely
+    ("Chris P.") stays, and so does a short name alone ("Jo")."""
+    from scanner.fields import _trim_ends
+    from scanner.ocr import Word
+
+    def words(*pairs: tuple[str, float]) -> list[Word]:
+        return [Word(t, c, (0, 0, 1, 1)) for t, c in pairs]
+
+    def text(ws: list[Word]) -> str:
+        return " ".join(w.text for w in ws)
+
+    assert text(_trim_ends(words(("Priya", 0.9), ("oo", 0.34)))) == "Priya"
+    assert text(_trim_ends(words(("n", 0.1), ("Ana", 0.9), ("Lucía", 0.8), ("E", 0.13)))) \
+        == "Ana Lucía"
+    assert text(_trim_ends(words(("Chris", 0.9), ("P.", 0.95)))) == "Chris P."
+    assert text(_trim_ends(words(("Jo", 0.3)))) == "Jo"
+
+
 def test_written_score_is_compared() -> None:
     """OCR of the written score: a line read with confidence and differing from the
     sheet's own score is reported in the player's words; an uncertain one never is."""
