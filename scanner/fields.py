@@ -282,12 +282,16 @@ def _faint_minus(sub: np.ndarray) -> bool:
                  (ys.min() + ys.max() + 1) / 2 / sub.shape[0]) == "-"
 
 
-def _gaps(chars: list[str | Cell], inked: list[bool]) -> None:
+def _gaps(chars: list[str | Cell], inked: list[bool], faint: list[bool] | None = None
+          ) -> None:
     """Mark '?' (unreadable, in place) each empty cell a right-aligned number cannot have:
-    one between two written cells (a digit too faint to count as ink, or no digit), and
-    one just before the first written cell that holds some ink (`inked`: a minus sign too
+    one between two written cells (a digit too faint to count as ink, or no digit), one
+    just before the first written cell that holds some ink (`inked`: a minus sign too
     faint to count as ink, or ink short of a haze that the network calls no digit, which
-    a crooked minus can be). An empty cell further left is left empty (a shadow, noise)."""
+    a crooked minus can be), and one after the last written cell that holds faint ink
+    (`faint`: a last digit too faint to count as ink; "20" read "2" was said to be a
+    miscount). An empty cell further left is left empty (a shadow, noise), and so is a
+    clean one after the number (a number written from the left)."""
     written = [k for k, c in enumerate(chars) if c != ""]
     if not written:
         return
@@ -297,6 +301,9 @@ def _gaps(chars: list[str | Cell], inked: list[bool]) -> None:
             chars[k] = "?"
     if first > 0 and inked[first - 1]:
         chars[first - 1] = "?"
+    for k in range(last + 1, len(chars)):
+        if faint is not None and faint[k]:
+            chars[k] = "?"
 
 
 def read_digits(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> Field:
@@ -309,10 +316,12 @@ def read_digits(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> 
     todo: list[tuple[int, np.ndarray, np.ndarray]] = []  # (place, darkness, ink) to classify
     traces: list[bool] = []  # a cell whose faint ink is a minus sign's stroke
     hazes: list[bool] = []  # ... whose faint ink covers HAZE of it (no stroke)
+    faint: list[bool] = []  # ... that holds faint ink short of a haze
     for sub in cell_darkness(d, g, cal):
         ink = sub > cal.t_ink
         traces.append(_faint_minus(sub))
         hazes.append(bool((sub > 0).mean() >= HAZE))
+        faint.append(bool(CELL_INK <= (sub > 0).mean() < HAZE))
         if ink.mean() < CELL_INK:
             chars.append("")
         elif is_flat(ink):
@@ -333,7 +342,7 @@ def read_digits(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> 
         chars[at] = cell if cell.digit else ""
         if not cell.digit:
             nothing.append(at)
-    _gaps(chars, [t or (k in nothing and not hazes[k]) for k, t in enumerate(traces)])
+    _gaps(chars, [t or (k in nothing and not hazes[k]) for k, t in enumerate(traces)], faint)
     read = [c for c in chars if isinstance(c, Cell)]
     unsure = [c for c in read if c.confidence < OCR_TRUST]
     if unsure and "-" not in chars and "?" not in chars and all(map(_one_vote_short, unsure)):

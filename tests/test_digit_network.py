@@ -184,6 +184,19 @@ def test_gaps(chars: list[str], inked: list[bool], want: list[str]) -> None:
     assert [c if isinstance(c, str) else c.digit for c in got] == want
 
 
+@pytest.mark.parametrize(("chars", "faint", "want"), [
+    (["", "2", ""], [False, False, True], ["", "2", "?"]),  # a faint last digit: "20"?
+    (["2", "0", ""], [False, False, False], ["2", "0", ""]),  # written from the left
+    (["", "", ""], [True, True, True], ["", "", ""]),  # nothing written
+])
+def test_gaps_after_the_number(chars: list[str], faint: list[bool], want: list[str]) -> None:
+    """A right-aligned number ends in the last cell: an empty cell after it that holds
+    faint ink is a digit too faint to read, not the end of the number."""
+    got: list[str | fields.Cell] = [_cell(c) if c else "" for c in chars]
+    fields._gaps(got, [False] * len(chars), faint)
+    assert [c if isinstance(c, str) else c.digit for c in got] == want
+
+
 def test_a_faint_minus_and_a_minus_in_pieces() -> None:
     sub = np.zeros((29, 31), np.float32)
     sub[13:18, 10:20] = 0.15  # faint ink: 5 px by 10 across the middle
