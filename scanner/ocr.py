@@ -89,7 +89,8 @@ class _TesserocrEngine(Engine):
             self.text_lang = "eng"
 
     def _api_for(self, lang: str) -> Any:
-        """One Tesseract instance per model, made when first needed."""
+        """One Tesseract instance per model (eng's and the free-text one's are made with
+        the engine, so their loading is not timed as a sheet's OCR)."""
         if lang not in self._apis:
             path = _tessdata()
             kw = {"path": path} if path else {}
