@@ -59,6 +59,11 @@ TEXT_HEIGHTS = (40, 36, 48)  # px: a write-in line's ink is scaled to the first 
 END_WORD = (2, 0.5)  # a first or last word this short read under this confidence is noise
 #   (the bench's 1,137 name lines: 8 such words beside a name, all under 0.45, against 140
 #   of 141 initials and short words of the name at 0.86 or more)
+PALE_ONE = (0.005, 0.5, 0.25, 0.25)  # a cell with ink over the threshold on at least this
+#   share, whose largest piece of faint ink is at least this share of it high, at most this
+#   share wide, and its middle at least this share in from either side, holds a pale 1
+#   (1589 phone 12: 0.014, 0.66 high, 0.19 wide, its middle at 0.42, read 12 as a trusted
+#   2; of 567 empty cells just before a number on 1553 and 1559's 400 phone photos, none)
 EDGE_LINE = (0.75, 0.12, 0.55)  # a flat line whose middle is beyond this share of the cell's
 #   height from the other edge, no thicker than this share and at least this share of the
 #   cell wide: the printed frame's edge (the bench's: 1-3 px of 29, 0.58-0.84 wide; the
@@ -282,6 +287,19 @@ def _faint_minus(sub: np.ndarray) -> bool:
                  (ys.min() + ys.max() + 1) / 2 / sub.shape[0]) == "-"
 
 
+def _pale_stroke(sub: np.ndarray, t_ink: float) -> bool:
+    """Whether a cell read as empty holds one pale upright stroke across its middle (a 1
+    too light to count as ink: PALE_ONE)."""
+    faint = sub > 0
+    if not faint.any() or (sub > t_ink).mean() < PALE_ONE[0]:
+        return False
+    _, _, stats, _ = cv2.connectedComponentsWithStats(faint.astype(np.uint8), connectivity=8)
+    x, _, w, h, _ = stats[1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))]
+    mid = (x + w / 2) / sub.shape[1]
+    return bool(h >= PALE_ONE[1] * sub.shape[0] and w <= PALE_ONE[2] * sub.shape[1]
+                and PALE_ONE[3] <= mid <= 1 - PALE_ONE[3])
+
+
 def _gaps(chars: list[str | Cell], inked: list[bool], faint: list[bool] | None = None
           ) -> None:
     """Mark '?' (unreadable, in place) each empty cell a right-aligned number cannot have:
@@ -317,7 +335,8 @@ def read_digits(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> 
     traces: list[bool] = []  # a cell whose faint ink is a minus sign's stroke
     hazes: list[bool] = []  # ... whose faint ink covers HAZE of it (no stroke)
     faint: list[bool] = []  # ... that holds faint ink short of a haze
-    for sub in cell_darkness(d, g, cal):
+    subs = cell_darkness(d, g, cal)
+    for sub in subs:
         ink = sub > cal.t_ink
         traces.append(_faint_minus(sub))
         hazes.append(bool((sub > 0).mean() >= HAZE))
@@ -342,7 +361,10 @@ def read_digits(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> 
         chars[at] = cell if cell.digit else ""
         if not cell.digit:
             nothing.append(at)
-    _gaps(chars, [t or (k in nothing and not hazes[k]) for k, t in enumerate(traces)], faint)
+    pale = [c == "" and _pale_stroke(sub, cal.t_ink)
+            for c, sub in zip(chars, subs, strict=True)]
+    _gaps(chars, [t or pale[k] or (k in nothing and not hazes[k])
+                  for k, t in enumerate(traces)], faint)
     read = [c for c in chars if isinstance(c, Cell)]
     unsure = [c for c in read if c.confidence < OCR_TRUST]
     if unsure and "-" not in chars and "?" not in chars and all(map(_one_vote_short, unsure)):

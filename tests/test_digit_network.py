@@ -197,6 +197,21 @@ def test_gaps_after_the_number(chars: list[str], faint: list[bool], want: list[s
     assert [c if isinstance(c, str) else c.digit for c in got] == want
 
 
+def test_a_pale_one_before_a_number() -> None:
+    """_pale_stroke: one light upright stroke across a cell's middle is a 1 too pale to
+    count as ink (12 read as a trusted 2); the same by the cell's side (its frame), a wide
+    haze, or no ink over the threshold at all is not."""
+    sub = np.zeros((29, 31), np.float32)
+    sub[6:25, 13:17] = 0.15  # faint: 19 px high, 4 wide, in the middle
+    sub[10:13, 14:16] = 0.25  # a little over the ink threshold
+    assert fields._pale_stroke(sub, 0.2)
+    assert not fields._pale_stroke(np.roll(sub, 13, axis=1), 0.2)  # by the right side
+    assert not fields._pale_stroke(np.where(sub > 0.2, 0.15, sub), 0.2)  # no ink at all
+    haze = sub.copy()
+    haze[6:25, 5:26] = np.maximum(haze[6:25, 5:26], 0.12)
+    assert not fields._pale_stroke(haze, 0.2)
+
+
 def test_a_faint_minus_and_a_minus_in_pieces() -> None:
     sub = np.zeros((29, 31), np.float32)
     sub[13:18, 10:20] = 0.15  # faint ink: 5 px by 10 across the middle
