@@ -305,8 +305,8 @@ def _gaps(chars: list[str | Cell], inked: list[bool], faint: list[bool] | None =
     """Mark '?' (unreadable, in place) each empty cell a right-aligned number cannot have:
     one between two written cells (a digit too faint to count as ink, or no digit), one
     just before the first written cell that holds some ink (`inked`: a minus sign too
-    faint to count as ink, or ink short of a haze that the network calls no digit, which
-    a crooked minus can be), and one after the last written cell that holds faint ink
+    faint to count as ink, a pale 1, or ink short of a haze that the network calls no
+    digit, which a crooked minus can be), and one after the last written cell that holds faint ink
     (`faint`: a last digit too faint to count as ink; "20" read "2" was said to be a
     miscount). An empty cell further left is left empty (a shadow, noise), and so is a
     clean one after the number (a number written from the left)."""
