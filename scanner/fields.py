@@ -87,9 +87,11 @@ class Field:
 
 
 def _ink(d: np.ndarray, g: RegionGeom, box: tuple[int, int, int, int],
-         cal: Calibration, background: int = 0) -> np.ndarray:
+         cal: Calibration, background: int = 0, residue: bool = False) -> np.ndarray:
     """The darkness inside `box` (canvas pixels) with printed ink and the frame removed;
-    with `background` (px), less the paper's own darkness (a grey opening that wide)."""
+    with `background` (px), less the paper's own darkness (a grey opening that wide);
+    with `residue`, without pieces as flat and long as the printed underline's residue
+    (LINE_RESIDUE)."""
     pu0, pv0 = g.patch[0], g.patch[1]
     u0, v0, u1, v1 = box
     sub = d[v0 - pv0:v1 - pv0, u0 - pu0:u1 - pu0].copy()
@@ -108,7 +110,11 @@ def _ink(d: np.ndarray, g: RegionGeom, box: tuple[int, int, int, int],
     # than SPECK_PX pixels are dropped, so a glyph is cropped to its strokes
     _, labels, stats, _ = cv2.connectedComponentsWithStats((sub > 0).astype(np.uint8),
                                                            connectivity=8)
-    small = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] < SPECK_PX)
+    drop = stats[:, cv2.CC_STAT_AREA] < SPECK_PX
+    if residue:
+        drop |= ((stats[:, cv2.CC_STAT_HEIGHT] <= LINE_RESIDUE[0])
+                 & (stats[:, cv2.CC_STAT_WIDTH] >= LINE_RESIDUE[1]))
+    small = np.flatnonzero(drop)
     small = small[small > 0]
     if small.size:
         sub[np.isin(labels, small)] = 0
@@ -306,10 +312,10 @@ def _gaps(chars: list[str | Cell], inked: list[bool], faint: list[bool] | None =
     one between two written cells (a digit too faint to count as ink, or no digit), one
     just before the first written cell that holds some ink (`inked`: a minus sign too
     faint to count as ink, a pale 1, or ink short of a haze that the network calls no
-    digit, which a crooked minus can be), and one after the last written cell that holds faint ink
-    (`faint`: a last digit too faint to count as ink; "20" read "2" was said to be a
-    miscount). An empty cell further left is left empty (a shadow, noise), and so is a
-    clean one after the number (a number written from the left)."""
+    digit, which a crooked minus can be), and one after the last written cell that holds
+    faint ink (`faint`: a last digit too faint to count as ink; "20" read "2" was said to
+    be a miscount). An empty cell further left is left empty (a shadow, noise), and so is
+    a clean one after the number (a number written from the left)."""
     written = [k for k, c in enumerate(chars) if c != ""]
     if not written:
         return
@@ -383,20 +389,6 @@ def read_digits(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> 
                  [c if isinstance(c, str) else c.digit for c in chars])
 
 
-def _drop_line_residue(sub: np.ndarray) -> np.ndarray:
-    """`sub` without pieces of ink as flat and long as the printed underline's residue
-    (LINE_RESIDUE)."""
-    h, w = LINE_RESIDUE
-    _, labels, stats, _ = cv2.connectedComponentsWithStats((sub > 0).astype(np.uint8),
-                                                           connectivity=8)
-    flat = np.flatnonzero((stats[:, cv2.CC_STAT_HEIGHT] <= h) & (stats[:, cv2.CC_STAT_WIDTH] >= w))
-    flat = flat[flat > 0]
-    if flat.size:
-        sub = sub.copy()
-        sub[np.isin(labels, flat)] = 0
-    return sub
-
-
 def _trim_ends(words: list[Word]) -> list[Word]:
     """The words without a first or last one of at most END_WORD[0] characters read under
     END_WORD[1] (a speck of noise beside the writing read as a letter), while others
@@ -415,7 +407,7 @@ def read_text(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> Fi
     free text (accents). Words with no letter or digit (a '_' or ';' of noise) are
     dropped; the confidence is the words' mean. The value is the text however sure: the
     caller decides what it trusts (trusted_name)."""
-    sub = _drop_line_residue(_ink(d, g, g.box, cal, LINE_BACKGROUND))
+    sub = _ink(d, g, g.box, cal, LINE_BACKGROUND, residue=True)
     ink = sub > cal.t_ink
     if ink.mean() < 0.002:
         return Field(g.region.id, "", None, 1.0)
