@@ -20,6 +20,11 @@ import numpy as np
 MARKER_IDS = (0, 1, 2, 3)
 POSITIONS = ("top-left", "top-right", "bottom-right", "bottom-left")  # by marker id
 DETECT_SIDE = 1000  # the first detection runs on about 1000-2000 px (integer reduction)
+QUICK_WINDOW = 7  # ... with one adaptive-threshold window first (px), then with a second
+#   (23 px) only when the first misses a marker. Session 55, seed 0's 260 default, vga,
+#   corner-cut and stray-mark photos and scans: the 7 px window alone finds every marker
+#   both find (1,009; all four on 233 sheets), in half the time (12 ms against 24 on a
+#   12 MP photo at 1/4); the refined corners are the same to 3e-5 px
 
 
 @dataclass
@@ -39,15 +44,16 @@ class Located:
 
 @cache
 def _detector(mode: str) -> cv2.aruco.ArucoDetector:
-    """'fast': the first pass (markers at least ~1% of the image's long side, two
-    threshold windows: 3-4x faster on a page full of text); 'thorough': OpenCV's defaults;
-    'refine': sub-pixel corners, for full-resolution crops."""
+    """'quick': the first pass (markers at least ~1% of the image's long side, one
+    threshold window); 'fast': the same with two windows (3-4x faster than the defaults
+    on a page full of text); 'thorough': OpenCV's defaults; 'refine': sub-pixel corners,
+    for full-resolution crops."""
     params = cv2.aruco.DetectorParameters()
-    if mode == "fast":
+    if mode in ("quick", "fast"):
         params.minMarkerPerimeterRate = 0.04
         params.maxMarkerPerimeterRate = 0.6
         params.adaptiveThreshWinSizeMin = 7
-        params.adaptiveThreshWinSizeMax = 23
+        params.adaptiveThreshWinSizeMax = QUICK_WINDOW if mode == "quick" else 23
         params.adaptiveThreshWinSizeStep = 16
     if mode == "refine":
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
@@ -110,8 +116,12 @@ def _refine(gray: np.ndarray, marker_id: int, approx: np.ndarray) -> np.ndarray 
 def locate(gray: np.ndarray) -> Located:
     """Find the fiducials of one sheet in a grayscale image (none found: empty result)."""
     factor = max(1, max(gray.shape[:2]) // DETECT_SIDE)
-    found = _detect(_reduced(gray, factor))
+    reduced = _reduced(gray, factor)
+    found = _detect(reduced, "quick")
     best = _pick(found)
+    if len(best) < 4:  # a second threshold window
+        found = _detect(reduced)
+        best = _pick(found)
     used = factor
     if len(best) < 4:  # a small sheet in a large photo, or a hard one: look closer
         f2 = max(1, factor // 2)
