@@ -32,6 +32,40 @@ def test_area_weights_downscale_as_opencv_does() -> None:
     assert np.allclose(wy @ img @ wx.T, want, atol=1e-5)
 
 
+def _hog_reference(img: np.ndarray) -> np.ndarray:
+    """The gradient histograms as numpy writes them (bincount over every pixel)."""
+    bins, side = audit.BINS, audit.SIDE
+    pad = np.pad(img, ((0, 0), (1, 1), (1, 1)), mode="edge")
+    gx = (pad[:, 1:-1, 2:] - pad[:, 1:-1, :-2]) * 0.5
+    gy = (pad[:, 2:, 1:-1] - pad[:, :-2, 1:-1]) * 0.5
+    mag = np.sqrt(gx * gx + gy * gy)
+    ang = (np.arctan2(gy, gx) % np.float32(2 * np.pi)) * np.float32(bins / (2 * np.pi))
+    fl = np.floor(ang)
+    b0 = fl.astype(np.int64) % bins
+    f = ang - fl
+    cell = np.arange(side) * 4 // side
+    per = 16 * bins
+    base = (np.arange(len(img)) * per)[:, None, None] + ((cell[:, None] * 4 + cell[None, :])
+                                                        * bins)[None]
+    n = len(img) * per
+    hist = np.bincount((base + b0).ravel(), (mag * (1 - f)).ravel(), n)
+    hist += np.bincount((base + (b0 + 1) % bins).ravel(), (mag * f).ravel(), n)
+    h4 = hist.reshape(len(img), 4, 4, bins)
+    h2 = h4.reshape(len(img), 2, 2, 2, 2, bins).sum(axis=(2, 4))
+    return np.sqrt(np.concatenate([h4.reshape(len(img), -1), h2.reshape(len(img), -1)],
+                                  axis=1)).astype(np.float32)
+
+
+@given(st.integers(0, 10_000), st.sampled_from([0.0, 0.05, 0.4]))
+@settings(max_examples=25, deadline=None)
+def test_gradient_histograms_are_numpys_to_the_bit(seed: int, flat: float) -> None:
+    rng = np.random.default_rng(seed)
+    img = np.clip(rng.normal(0, 0.3, (7, audit.SIDE, audit.SIDE)), -0.25, 1.0).astype(np.float32)
+    img[0] = flat  # (no gradient at all: every direction 0)
+    img[1, :, 10:] = 0.5  # (an edge: directions exactly on a bin)
+    assert np.array_equal(audit._hog(img), _hog_reference(img))
+
+
 def _stack(n: int = 3, side: int = 30) -> dict[str, np.ndarray]:
     region = np.zeros((n, side, side), bool)
     region[:, 4:26, 4:26] = True

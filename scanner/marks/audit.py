@@ -14,7 +14,7 @@ silently. Its inputs are the box's ink against its own threshold and against the
 marks' level (images and gradient histograms) and the measures the rules took (ink,
 faint ink, fill, rim), so it sees what they saw, weighed its own way. Trained by
 scanner/train_audit.py (`python -m scanner.train_audit`); the same small numpy network as
-the digits' (weights in scanner/models/audit.npz). About 9 ms a sheet.
+the digits' (weights in scanner/models/audit.npz). About 15 ms a sheet, inputs included.
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ from pathlib import Path
 import numpy as np
 
 from scanner.digits import load_mlp, mlp_probabilities
-from scanner.faintline import end_rows, ends_sums, long_bands, row_medians
+from scanner.faintline import end_rows, long_bands
 from scanner.marks.classifier import PALE_CORRECTION_WHY
+from scanner.marks.compiled import BandPlan, band_plan, band_sums, hog_cells
 from scanner.marks.state import CANCELLED, CHECKED, EMPTY, REVIEW, SETTLED, SLASHED, Mark
 
 MODEL = Path(__file__).parent.parent / "models" / "audit.npz"
@@ -146,21 +147,7 @@ def _hog(img: np.ndarray) -> np.ndarray:
     gx = (pad[:, 1:-1, 2:] - pad[:, 1:-1, :-2]) * 0.5
     gy = (pad[:, 2:, 1:-1] - pad[:, :-2, 1:-1]) * 0.5
     mag = np.sqrt(gx * gx + gy * gy)
-    ang = (np.arctan2(gy, gx) % np.float32(2 * np.pi)) * np.float32(BINS / (2 * np.pi))
-    fl = np.floor(ang)
-    b0 = fl.astype(np.int64) % BINS
-    f = ang - fl
-    cell = np.arange(SIDE) * 4 // SIDE
-    per = 16 * BINS
-    base = (np.arange(img.shape[0]) * per)[:, None, None] + (
-        (cell[:, None] * 4 + cell[None, :]) * BINS)[None]
-    n = img.shape[0] * per
-    hist = np.bincount((base + b0).ravel(), (mag * (1 - f)).ravel(), n)
-    hist += np.bincount((base + (b0 + 1) % BINS).ravel(), (mag * f).ravel(), n)
-    h4 = hist.reshape(img.shape[0], 4, 4, BINS)
-    h2 = h4.reshape(img.shape[0], 2, 2, 2, 2, BINS).sum(axis=(2, 4))
-    return np.sqrt(np.concatenate([h4.reshape(img.shape[0], -1), h2.reshape(img.shape[0], -1)],
-                                  axis=1)).astype(np.float32)
+    return hog_cells(mag, np.arctan2(gy, gx), BINS)
 
 
 @lru_cache(maxsize=16)
@@ -177,75 +164,81 @@ def _shapes(region: bytes, plain: bytes, shape: tuple[int, int, int]
              [(pk, np.array(ks)) for pk, ks in sub.items()]) for key, sub in groups.items()]
 
 
+@lru_cache(maxsize=16)
+def _band_plan(region: bytes, plain: bytes, shape: tuple[int, int, int]) -> BandPlan:
+    """band_features' index tables for a layout's boxes (worked out once)."""
+    groups = []
+    for key, ks, by_plain in _shapes(region, plain, shape):
+        pix, w, angle = long_bands(key, shape[1:])
+        if not len(pix):
+            continue
+        end_sets = []
+        for plain_key, kp in by_plain:
+            rows = end_rows(key, plain_key, shape[1:])
+            if rows is not None and not rows[3].all():
+                end_sets.append((kp, *rows[1:]))
+        groups.append((ks, pix, w, angle, end_sets))
+    return band_plan(groups, shape[0])
+
+
 def band_features(dk: np.ndarray, d: np.ndarray, region: np.ndarray, plain: np.ndarray,
                   noise: np.ndarray) -> np.ndarray:
     """(N, 4) per box, from its darkest straight band through the middle (faintline's
-    bands; the boxes of one shape at once): the band's z over the box's noise, its mean
-    darkness over the box's median, the angle of its normal (radians), and the z of a
-    band's two ends in the plain paper (faintline.ends_z). Zeros for a box too small to
-    hold a band. A pale line lifts few pixels over a threshold, but summed along its
-    length it stands out of the noise. `dk`: darkness with the print taken away; `d`:
-    over the paper."""
-    n = dk.shape[0]
-    out = np.zeros((n, 4), np.float32)
-    noise = np.maximum(np.asarray(noise, np.float32), np.float32(1e-6))
-    flat = dk.reshape(n, -1)
-    for key, ks, by_plain in _shapes(np.ascontiguousarray(region).tobytes(),
-                                     np.ascontiguousarray(plain).tobytes(), region.shape):
-        pix, w, angle = long_bands(key, region.shape[1:])
-        if not len(pix):
-            continue
-        v = flat[ks][:, pix].astype(np.float32)
-        v -= row_medians(v)
-        sums = v @ w.T  # (boxes, bands): each band's sum over sqrt(its pixels)
-        best = sums.argmax(axis=1)
-        top = sums[np.arange(len(ks)), best]
-        out[ks, 0] = top / noise[ks]
-        out[ks, 1] = top * w.max(axis=1)[best]  # (w: 1/sqrt(n) on a band's n pixels)
-        out[ks, 2] = angle[best]
-        for plain_key, kp in by_plain:
-            rows = end_rows(key, plain_key, region.shape[1:])
-            if rows is not None:
-                out[kp, 3] = ends_sums(d[kp], rows) / noise[kp]
-    return out
+    bands): the band's z over the box's noise, its mean darkness over the box's median,
+    the angle of its normal (radians), and the z of a band's two ends in the plain paper
+    (faintline.ends_z). Zeros for a box too small to hold a band. A pale line lifts few
+    pixels over a threshold, but summed along its length it stands out of the noise.
+    `dk`: darkness with the print taken away; `d`: over the paper."""
+    plan = _band_plan(np.ascontiguousarray(region).tobytes(),
+                      np.ascontiguousarray(plain).tobytes(), region.shape)
+    return band_sums(plan, dk, d, np.maximum(np.asarray(noise, np.float32), np.float32(1e-6)))
 
 
 def box_inputs(d: np.ndarray, over: np.ndarray, region: np.ndarray, printed: np.ndarray,
                p0: np.ndarray, t_ink: np.ndarray, ink_level: float, noise: float,
                blur: float, has_print: np.ndarray, executed: np.ndarray,
                measures: Sequence[Mapping[str, float]], plain: np.ndarray | None = None,
-               noise_k: np.ndarray | None = None) -> np.ndarray:
+               noise_k: np.ndarray | None = None, bands: np.ndarray | None = None
+               ) -> np.ndarray:
     """One row per box of the stack (float32). `d`, `over`: darkness over the paper and
     over the print (N, P, Q); `region`: the box's inside and the text printed in it;
     `printed`: where darkness over the print counts; `p0`, `t_ink`: each box's paper and
     ink threshold; `measures`: each box's features as the rules left them; `plain`: the
     inside clear of text (default: the region off `printed`); `noise_k`: each box's
-    noise (default: the sheet's)."""
+    noise (default: the sheet's); `bands`: band_features of the same, if the caller has
+    them already."""
     p0 = np.asarray(p0, np.float32)
     span = np.maximum(np.asarray(t_ink, np.float32) - p0, np.float32(1e-3))
     lvl = np.maximum(np.maximum(np.float32(ink_level) - p0, span), np.float32(0.05))
     dk = np.where(printed, over, d)
     n = d.shape[0]
-    bands = band_features(dk, d, region, region & ~printed if plain is None else plain,
-                          np.full(n, noise, np.float32) if noise_k is None else noise_k)
+    if bands is None:
+        bands = band_features(dk, d, region, region & ~printed if plain is None else plain,
+                              np.full(n, noise, np.float32) if noise_k is None else noise_k)
     v = dk - p0[:, None, None]
     v *= region
     ry, rx, area = _resamplers(np.ascontiguousarray(region).tobytes(), region.shape)
     v20 = ry @ v @ rx.transpose(0, 2, 1)  # (the region's darkness, area-averaged)
     a20 = np.clip(v20 / span[:, None, None], -1.0, 4.0) / 4.0
     b20 = np.clip(v20 / lvl[:, None, None], -0.5, 1.5)
-    coarse_a = a20.reshape(n, SIDE // 2, 2, SIDE // 2, 2).mean(axis=(2, 4)).reshape(n, -1)
-    coarse_b = b20.reshape(n, SIDE // 2, 2, SIDE // 2, 2).mean(axis=(2, 4)).reshape(n, -1)
+    coarse_a, coarse_b = _halved(a20), _halved(b20)
     fracs = [(v20 > t * span[:, None, None]).mean(axis=(1, 2)) for t in (0.5, 1.0, 2.0)]
     scalars = np.stack([has_print.astype(np.float32), executed.astype(np.float32),
                         area / 1000.0, np.full(n, noise * 50.0), np.full(n, blur / 3.0),
                         span * 10.0, lvl * 5.0, *fracs], axis=1)
-    rules = np.array([[float(m.get(key, 0.0)) for key in MARK_KEYS]
+    rules = np.array([[m.get(key, 0.0) for key in MARK_KEYS]
                       + [float(m.get("level", 0.0)) / max(float(m.get("t_ink", 1.0)), 1e-3)]
                       for m in measures], np.float32).reshape(n, len(MARK_KEYS) + 1)
     return np.concatenate([_hog(a20), coarse_a, coarse_b, scalars.astype(np.float32), rules,
                            _band_inputs(bands, span, lvl, has_print)],
                           axis=1).astype(np.float32)
+
+
+def _halved(img: np.ndarray) -> np.ndarray:
+    """(N, (SIDE/2)^2): each image's 2 x 2 means (as np.mean over them sums: in pairs),
+    flattened."""
+    pairs = (img[:, 0::2, 0::2] + img[:, 0::2, 1::2]) + (img[:, 1::2, 0::2] + img[:, 1::2, 1::2])
+    return (pairs / np.float32(4)).reshape(len(img), -1)
 
 
 def _band_inputs(bands: np.ndarray, span: np.ndarray, lvl: np.ndarray,

@@ -17,12 +17,11 @@ from scanner.faintline import (
     band_scores,
     band_z,
     ends_standing_out,
-    ends_z,
     plain_standing_out,
     standing_out,
 )
 from scanner.marks.arrays import _blur3, _median, _pct, _rows
-from scanner.marks.audit import box_inputs, second_look
+from scanner.marks.audit import band_features, box_inputs, second_look
 from scanner.marks.classifier import (
     EDGE_WHY,
     F_TRACE,
@@ -278,6 +277,11 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
     ends: dict[str, float] = {}  # ... and each of those with text printed in it, its ends'
     specked: set[str] = set()  # ... and those without whose faint ink is specks alone
     measure_lines = cal.noise >= SCAN_NOISE or cal.blur >= BLURRED_PX
+    region, printed_zone = st.inside | st.text, st.near | st.text
+    # every box's darkest straight band and its ends (scanner.faintline's, all at once):
+    # the faint lines below and the learned second look read them
+    bands = (band_features(np.where(printed_zone, over, d), d, region, st.inside, noise_k)
+             if measure_lines or audit else None)
     for k, rid in enumerate(st.ids):
         f = _box_features(feats, k, t_ink_k, t_faint_k)
         g = tpl.regions[st.index[k]]
@@ -321,11 +325,10 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
         if line is not None:
             mk.features["line"] = round(line[0], 3)
             mk.features["line2"] = round(line[1], 3)
-        if measure_lines and executed and mk.state == EMPTY:  # (ink over print, as measure's)
-            lines[rid] = _box_band(d, over, st, k, float(noise_k[k]))
+        if bands is not None and measure_lines and executed and mk.state == EMPTY:
+            lines[rid] = float(bands[k, 0])  # (ink over print, as measure's)
             if st.printed[k]:
-                ends[rid] = ends_z(d[k], st.inside[k] | st.text[k], st.inside[k],
-                                   float(noise_k[k]))
+                ends[rid] = float(bands[k, 3])
             elif f["faint"] > 0 and _specks(d[k], inside, f["t_faint"], tpl.dpi):
                 specked.add(rid)
         if mk.why.startswith("faint"):
@@ -361,9 +364,9 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
     inputs = None
     if audit:
         inputs = (st.ids, box_inputs(
-            d, over, st.inside | st.text, st.near | st.text, p0_k, t_ink_k, cal.ink_level,
-            cal.noise, cal.blur, st.printed, st.executed, [marks[r].features for r in st.ids],
-            st.inside, noise_k))
+            d, over, region, printed_zone, p0_k, t_ink_k, cal.ink_level, cal.noise, cal.blur,
+            st.printed, st.executed, [marks[r].features for r in st.ids], st.inside, noise_k,
+            bands))
         second_look(marks, *inputs, settle=settle, quiet=cal.noise < SCAN_NOISE,
                     light=contrast < LIGHT_RATIO)
     darkness = {}
