@@ -217,3 +217,152 @@ def hog_cells(mag: np.ndarray, ang: np.ndarray, bins: int) -> np.ndarray:
                             s += lo[c, b] + hi[c, b]
                     out[k, 16 * bins + (2 * cy + cx) * bins + b] = np.sqrt(s)
     return out
+
+
+@njit(cache=True, nogil=True)
+def best_band(px: np.ndarray, py: np.ndarray, nx: np.ndarray, ny: np.ndarray, w: int,
+              away: int, step_deg: int, min_deg: int) -> tuple[float, int, int, float]:
+    """The straight band `w` px wide holding most of the points (px, py; float32) over the
+    directions whose unit normals are (nx, ny), `step_deg` apart: (its count, the
+    direction's index, its first bin, the bins' origin: the least offset over every
+    direction). `away` >= 0: only directions at least `min_deg` from that one. Offsets
+    are binned a pixel wide from their origin; ties go to the first direction and bin."""
+    n, a_n = px.size, nx.size
+    rho = np.empty((a_n, n), np.float32)
+    rmin, rmax = np.float32(np.inf), np.float32(-np.inf)
+    for a in range(a_n):
+        for i in range(n):
+            r = px[i] * nx[a] + py[i] * ny[a]
+            rho[a, i] = r
+            rmin = min(rmin, r)
+            rmax = max(rmax, r)
+    nb = int(np.floor(rmax - rmin)) + 1
+    hist = np.zeros((a_n, nb), np.int32)
+    for a in range(a_n):
+        for i in range(n):
+            hist[a, int(rho[a, i] - rmin)] += 1  # (non-negative: truncation is floor)
+    best, best_a, best_lo = -1, 0, 0
+    for a in range(a_n):
+        if away >= 0:
+            diff = abs(a - away) * step_deg
+            if min(diff, 180 - diff) < min_deg:
+                continue
+        if nb >= w:
+            s = 0
+            for b in range(w):
+                s += hist[a, b]
+            if s > best:
+                best, best_a, best_lo = s, a, 0
+            for lo in range(1, nb - w + 1):
+                s += hist[a, lo + w - 1] - hist[a, lo - 1]
+                if s > best:
+                    best, best_a, best_lo = s, a, lo
+        else:
+            s = 0
+            for b in range(nb):
+                s += hist[a, b]
+            if s > best:
+                best, best_a, best_lo = s, a, 0
+    return float(max(best, 0)), best_a, best_lo, float(rmin)
+
+
+@njit(cache=True, nogil=True)
+def stroke_lines(xs: np.ndarray, ys: np.ndarray, band: float, w: int, gap: float,
+                 inside: np.ndarray, nx: np.ndarray, ny: np.ndarray, step_deg: int,
+                 min_deg: int) -> tuple[float, float, float, float, float, float]:
+    """scanner.marks.strokes.line_fraction's measures of ink pixels (xs, ys) in a box whose
+    inside is `inside`: (first, second, far, span, end_gap, bulge)."""
+    n = xs.size
+    px = xs.astype(np.float32)
+    py = ys.astype(np.float32)
+    cx, cy = np.float32(0), np.float32(0)
+    for i in range(n):
+        cx += px[i]
+        cy += py[i]
+    cx /= np.float32(n)
+    cy /= np.float32(n)
+    for i in range(n):
+        px[i] -= cx
+        py[i] -= cy
+    first, a, lo, base = best_band(px, py, nx, ny, w, -1, step_deg, min_deg)
+    nxa, nya = nx[a], ny[a]
+    ax, ay = nya, -nxa  # along the band
+    lo_f, hi_f = base + lo, base + lo + w
+    far_lo, far_hi = np.float32(lo_f - gap), np.float32(hi_f + gap)
+    on = np.zeros(n, np.bool_)
+    rho = np.empty(n, np.float32)
+    t = np.empty(n, np.float32)
+    far, n_on = 0, 0
+    ton_min, ton_max = np.float32(np.inf), np.float32(-np.inf)
+    for i in range(n):
+        r = px[i] * nxa + py[i] * nya
+        rho[i] = r
+        t[i] = px[i] * ax + py[i] * ay
+        b = int(np.floor(r - np.float32(base)))
+        if lo <= b < lo + w:
+            on[i] = True
+            n_on += 1
+            ton_min = min(ton_min, t[i])
+            ton_max = max(ton_max, t[i])
+        if r < far_lo or r >= far_hi:
+            far += 1
+    n_rest = n - n_on
+    if n_rest >= 4:
+        rx = np.empty(n_rest, np.float32)
+        ry = np.empty(n_rest, np.float32)
+        j = 0
+        for i in range(n):
+            if not on[i]:
+                rx[j], ry[j] = px[i], py[i]
+                j += 1
+        second = best_band(rx, ry, nx, ny, w, a, step_deg, min_deg)[0]
+    else:
+        second = float(n_rest)
+    # span: the band's ink along the band over the inside's length on it
+    e_lo, e_hi = np.float32(lo_f), np.float32(hi_f)
+    ti_min, ti_max, n_ti = np.float32(np.inf), np.float32(-np.inf), 0
+    for iy in range(inside.shape[0]):
+        for ix in range(inside.shape[1]):
+            if inside[iy, ix]:
+                qx, qy = np.float32(ix) - cx, np.float32(iy) - cy
+                r = qx * nxa + qy * nya
+                if e_lo <= r < e_hi:
+                    ti = qx * ax + qy * ay
+                    ti_min = min(ti_min, ti)
+                    ti_max = max(ti_max, ti)
+                    n_ti += 1
+    if n_ti < 2 or n_on < 2:
+        span, end_gap = 0.0, 1.0
+    else:
+        length = float(ti_max - ti_min + np.float32(1))
+        span = float((ton_max - ton_min + np.float32(1)) / np.float32(length))
+        end_gap = max(float(ton_min - ti_min), float(ti_max - ton_max), 0.0) / length
+    return first / n, second / n, far / n, span, end_gap, _bulge(t, rho, band)
+
+
+@njit(cache=True, nogil=True)
+def _bulge(t: np.ndarray, rho: np.ndarray, band: float) -> float:
+    """scanner.marks.strokes.stroke_bulge: the widest the ink gets across its stroke along
+    it (`t`, `rho`: each pixel's place along and across) over its median width."""
+    if t.size < 8:
+        return 1.0
+    step = np.float32(max(2.0, band / 2))
+    t0 = t.min()
+    nb = int(np.floor((t.max() - t0) / step)) + 1
+    lo = np.full(nb, np.float32(np.inf), np.float32)
+    hi = np.full(nb, np.float32(-np.inf), np.float32)
+    for i in range(t.size):
+        b = int(np.floor((t[i] - t0) / step))
+        lo[b] = min(lo[b], rho[i])
+        hi[b] = max(hi[b], rho[i])
+    ext = np.empty(nb, np.float32)
+    m = 0
+    for b in range(nb):
+        if np.isfinite(lo[b]):
+            ext[m] = hi[b] - lo[b] + np.float32(1)
+            m += 1
+    if m < 3:
+        return 1.0
+    e = np.sort(ext[:m])
+    med = (e[(m - 1) // 2] + e[m // 2]) / np.float32(2)
+    return float(e[m - 1] / max(med, np.float32(1)))

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from scanner.marks.arrays import _median, _percentile
+from scanner.marks.arrays import _percentile
+from scanner.marks.compiled import best_band, stroke_lines
 from scanner.marks.features import extent
 from scanner.marks.stack import Stack
 from scanner.marks.state import CHECKED, REVIEW, SLASHED
@@ -53,37 +54,20 @@ SECOND_ANGLE = 30  # degrees: a second stroke crosses the first at least this st
 #                    curved or wobbly slash leaves ink beside its band, parallel to it)
 _ANGLES = np.deg2rad(np.arange(0, 180, ANGLE_STEP, dtype=np.float32))
 _NORMALS = np.stack([-np.sin(_ANGLES), np.cos(_ANGLES)], 1)  # each band's unit normal
-
-
-def _best_bands(pts: np.ndarray, band: float, away_from: int | None = None
-                ) -> tuple[float, np.ndarray, int]:
-    """The straight band of width `band` holding most of the points (all angles at once):
-    (count, mask of the points on it, its angle's index); `away_from`: only angles at
-    least SECOND_ANGLE from that one."""
-    count, on, _, _, a = _band(pts, band, away_from)
-    return count, on, a
+_NX, _NY = np.ascontiguousarray(_NORMALS[:, 0]), np.ascontiguousarray(_NORMALS[:, 1])
 
 
 def _band(pts: np.ndarray, band: float, away_from: int | None = None
-          ) -> tuple[float, np.ndarray, np.ndarray, tuple[float, float], int]:
-    """_best_bands, plus the band's unit normal and its (low, high) offset along it."""
-    normal = _NORMALS
-    A = normal.shape[0]
-    rho = pts[:, :1] * normal[:, 0] + pts[:, 1:2] * normal[:, 1]  # (n, A), no BLAS
-    bins = np.floor(rho - rho.min()).astype(np.int64)
-    nb = int(bins.max()) + 1
-    hist = np.bincount((np.arange(A)[None, :] * nb + bins).ravel(),
-                       minlength=A * nb).reshape(A, nb).astype(np.float32)
+          ) -> tuple[float, np.ndarray, tuple[float, float], int]:
+    """The straight band of width `band` holding most of the points (n, 2; float32), over
+    every direction ANGLE_STEP apart: (count, its unit normal, its (low, high) offset
+    along the normal, its direction's index); `away_from`: only directions at least
+    SECOND_ANGLE from that one."""
     w = max(1, round(band))
-    csum = np.concatenate([np.zeros((A, 1), np.float32), np.cumsum(hist, axis=1)], axis=1)
-    win = csum[:, w:] - csum[:, :-w] if nb >= w else csum[:, -1:]
-    if away_from is not None:
-        diff = np.abs(np.arange(A) - away_from) * ANGLE_STEP
-        win = np.where((np.minimum(diff, 180 - diff) >= SECOND_ANGLE)[:, None], win, -1.0)
-    a, lo = np.unravel_index(int(np.argmax(win)), win.shape)
-    on = (bins[:, a] >= lo) & (bins[:, a] < lo + w)
-    base = float(rho.min())  # bins count from the smallest offset over all angles
-    return float(max(win[a, lo], 0.0)), on, normal[a], (base + lo, base + lo + w), int(a)
+    count, a, lo, base = best_band(np.ascontiguousarray(pts[:, 0]), np.ascontiguousarray(pts[:, 1]),
+                                   _NX, _NY, w, -1 if away_from is None else away_from,
+                                   ANGLE_STEP, SECOND_ANGLE)
+    return count, _NORMALS[a], (base + lo, base + lo + w), a
 
 
 def paper_both_sides(ink: np.ndarray, inside: np.ndarray, band: float) -> float:
@@ -96,7 +80,7 @@ def paper_both_sides(ink: np.ndarray, inside: np.ndarray, band: float) -> float:
         return 0.0
     c = np.array([xs.mean(), ys.mean()], np.float32)
     pts = np.stack([xs, ys], 1).astype(np.float32) - c
-    _, _, normal, (lo, hi), _ = _band(pts, band)
+    _, normal, (lo, hi), _ = _band(pts, band)
     rho = (px - c[0]) * normal[0] + (py - c[1]) * normal[1]
     n = float(inside.sum())
     return float(min((rho < lo).sum(), (rho >= hi).sum())) / n
@@ -109,9 +93,9 @@ class Strokes:
     first: float  # share of the ink on the best straight band
     second: float  # ... on the best band through what is left (>= SECOND_ANGLE from it)
     far: float  # ... more than FAR_GAP px beyond the first band's edges
-    span: float  # how much of the box the first band's ink crosses (stroke_span)
+    span: float  # how much of the box the first band's ink crosses along it
     end_gap: float  # ... and how far short of the box's end it stops, the farther end
-    bulge: float  # how much wider than typical the ink gets along it (stroke_bulge)
+    bulge: float  # how much wider than typical the ink gets across it somewhere
 
 
 def line_fraction(ys: np.ndarray, xs: np.ndarray, band: float, inside: np.ndarray,
@@ -125,60 +109,18 @@ def line_fraction(ys: np.ndarray, xs: np.ndarray, band: float, inside: np.ndarra
     second ~0; a tick adds a short arm, ~0.2-0.35; a cross two long ones, ~0.4); far: the
     share of the ink more than `gap` pixels beyond the first band's edges (a tick's short
     arm or a cross's second bar leaves the main stroke's band at an angle and goes on; a
-    slash's wobble, blur and ragged ends hug it). One band search serves them all."""
-    n = ys.size
-    if n < 4:
+    slash's wobble, blur and ragged ends hug it); span and end_gap: how much of the box
+    the first band's ink crosses along it, and how far short of the box's farther end it
+    stops (a slash runs corner to corner, ~1 and ~0; a tick's long arm starts near the
+    middle, ~0.6-0.8, and stops at its vertex); bulge: how much wider than typical the
+    ink gets across the stroke somewhere along it (a slash keeps its width, ~1-1.5; a
+    tick's short arm widens it at its vertex, ~1.4 and more). One band search serves them
+    all (scanner.marks.compiled.stroke_lines: a few hundred pixels, compiled)."""
+    if ys.size < 4:
         return Strokes(1.0, 0.0, 0.0, 0.0, 1.0, 1.0)
-    pts = np.stack([xs, ys], 1).astype(np.float32)
-    c = pts.mean(axis=0)
-    pts -= c
-    first, on, normal, (lo, hi), a = _band(pts, band)
-    rho = pts[:, 0] * normal[0] + pts[:, 1] * normal[1]
-    far = float(((rho < lo - gap) | (rho >= hi + gap)).sum()) / n
-    rest = pts[~on]
-    second = _best_bands(rest, band, a)[0] if rest.shape[0] >= 4 else float(rest.shape[0])
-    along = np.array([normal[1], -normal[0]], np.float32)
-    t = pts @ along
-    span, end_gap = stroke_span(t[on], inside, c, normal, along, (lo, hi))
-    return Strokes(first / n, second / n, far, span, end_gap, stroke_bulge(t, rho, band))
-
-
-def stroke_span(t_on: np.ndarray, inside: np.ndarray, c: np.ndarray, normal: np.ndarray,
-                along: np.ndarray, edges: tuple[float, float]) -> tuple[float, float]:
-    """How much of the box the ink's main straight stroke crosses: the length of its ink
-    along its band (`t_on`) over the length of the box's inside on that band (a slash
-    runs corner to corner, ~1; a tick's long arm starts near the middle, ~0.6-0.8); and
-    the larger of the gaps its two ends leave to the box's ends, in the same measure (a
-    slash reaches both, a tick's long arm stops short at its vertex)."""
-    iy, ix = np.nonzero(inside)
-    q = np.stack([ix, iy], 1).astype(np.float32) - c
-    rho = q @ normal
-    ti = q[(rho >= edges[0]) & (rho < edges[1])] @ along
-    if ti.size < 2 or t_on.size < 2:
-        return 0.0, 1.0
-    length = float(ti.max() - ti.min() + 1)
-    gap = max(float(t_on.min() - ti.min()), float(ti.max() - t_on.max()), 0.0)
-    return float((t_on.max() - t_on.min() + 1) / length), gap / length
-
-
-def stroke_bulge(t: np.ndarray, rho: np.ndarray, band: float) -> float:
-    """How much wider the ink gets across its main stroke somewhere along it than it
-    typically is (`t`, `rho`: each ink pixel's place along and across the stroke): a
-    slash keeps its width end to end (~1-1.5), a tick's short arm leaves the stroke at its
-    vertex and widens it there (~1.4 and more)."""
-    if t.size < 8:
-        return 1.0
-    step = max(2.0, band / 2)
-    b = np.floor((t - t.min()) / step).astype(np.int64)
-    nb = int(b.max()) + 1
-    lo = np.full(nb, np.inf, np.float32)
-    hi = np.full(nb, -np.inf, np.float32)
-    np.minimum.at(lo, b, rho)
-    np.maximum.at(hi, b, rho)
-    ext = (hi - lo + 1)[np.isfinite(lo)]
-    if ext.size < 3:
-        return 1.0
-    return float(ext.max() / max(_median(ext), 1.0))
+    return Strokes(*stroke_lines(np.ascontiguousarray(xs), np.ascontiguousarray(ys), band,
+                                 max(1, round(band)), gap, np.ascontiguousarray(inside),
+                                 _NX, _NY, ANGLE_STEP, SECOND_ANGLE))
 
 
 def stroke_shape(dk: np.ndarray, over_k: np.ndarray, st: Stack, k: int, t_over: float,

@@ -1,0 +1,118 @@
+"""The compiled stroke measures (scanner.marks.compiled) against numpy references written
+the plain way: the same numbers, to the bit."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scanner.marks import strokes
+from scanner.marks.strokes import ANGLE_STEP, FAR_GAP, SECOND_ANGLE
+
+
+def _band_ref(pts: np.ndarray, band: float, away_from: int | None = None
+              ) -> tuple[float, np.ndarray, np.ndarray, tuple[float, float], int]:
+    normal = strokes._NORMALS
+    a_n = normal.shape[0]
+    rho = pts[:, :1] * normal[:, 0] + pts[:, 1:2] * normal[:, 1]
+    bins = np.floor(rho - rho.min()).astype(np.int64)
+    nb = int(bins.max()) + 1
+    hist = np.bincount((np.arange(a_n)[None, :] * nb + bins).ravel(),
+                       minlength=a_n * nb).reshape(a_n, nb).astype(np.float32)
+    w = max(1, round(band))
+    csum = np.concatenate([np.zeros((a_n, 1), np.float32), np.cumsum(hist, axis=1)], axis=1)
+    win = csum[:, w:] - csum[:, :-w] if nb >= w else csum[:, -1:]
+    if away_from is not None:
+        diff = np.abs(np.arange(a_n) - away_from) * ANGLE_STEP
+        win = np.where((np.minimum(diff, 180 - diff) >= SECOND_ANGLE)[:, None], win, -1.0)
+    a, lo = np.unravel_index(int(np.argmax(win)), win.shape)
+    on = (bins[:, a] >= lo) & (bins[:, a] < lo + w)
+    base = float(rho.min())
+    return float(max(win[a, lo], 0.0)), on, normal[a], (base + lo, base + lo + w), int(a)
+
+
+def _line_fraction_ref(ys: np.ndarray, xs: np.ndarray, band: float, inside: np.ndarray
+                       ) -> tuple[float, ...]:
+    n = ys.size
+    pts = np.stack([xs, ys], 1).astype(np.float32)
+    c = pts.mean(axis=0)
+    pts -= c
+    first, on, normal, (lo, hi), a = _band_ref(pts, band)
+    rho = pts[:, 0] * normal[0] + pts[:, 1] * normal[1]
+    far = float(((rho < lo - FAR_GAP) | (rho >= hi + FAR_GAP)).sum()) / n
+    rest = pts[~on]
+    second = _band_ref(rest, band, a)[0] if rest.shape[0] >= 4 else float(rest.shape[0])
+    along = np.array([normal[1], -normal[0]], np.float32)
+    t = pts[:, 0] * along[0] + pts[:, 1] * along[1]
+    # span
+    iy, ix = np.nonzero(inside)
+    q = np.stack([ix, iy], 1).astype(np.float32) - c
+    qr = q[:, 0] * normal[0] + q[:, 1] * normal[1]
+    sel = q[(qr >= lo) & (qr < hi)]
+    ti = sel[:, 0] * along[0] + sel[:, 1] * along[1]
+    t_on = t[on]
+    if ti.size < 2 or t_on.size < 2:
+        span, end_gap = 0.0, 1.0
+    else:
+        length = float(ti.max() - ti.min() + 1)
+        gap = max(float(t_on.min() - ti.min()), float(ti.max() - t_on.max()), 0.0)
+        span, end_gap = float((t_on.max() - t_on.min() + 1) / length), gap / length
+    # bulge
+    bulge = 1.0
+    if t.size >= 8:
+        step = max(2.0, band / 2)
+        b = np.floor((t - t.min()) / step).astype(np.int64)
+        lo_b = np.full(int(b.max()) + 1, np.inf, np.float32)
+        hi_b = np.full(int(b.max()) + 1, -np.inf, np.float32)
+        np.minimum.at(lo_b, b, rho)
+        np.maximum.at(hi_b, b, rho)
+        ext = (hi_b - lo_b + 1)[np.isfinite(lo_b)]
+        if ext.size >= 3:
+            srt = np.sort(ext)
+            med = (srt[(ext.size - 1) // 2] + srt[ext.size // 2]) / 2
+            bulge = float(ext.max() / max(med, 1.0))
+    return first / n, second / n, far, span, end_gap, bulge
+
+
+@st.composite
+def ink(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
+    """A tick, a slash or a cross (with specks, sometimes) in a box's inside."""
+    inside = np.zeros((45, 46), bool)
+    inside[8:37, 8:38] = True
+    m = np.zeros((45, 46), np.uint8)
+    width = draw(st.integers(1, 8))
+    x0, y0, x1, y1 = (draw(st.integers(8, 20)), draw(st.integers(8, 20)),
+                      draw(st.integers(25, 38)), draw(st.integers(25, 38)))
+    cv2.line(m, (x0, y1), (x1, y0), 1, width)
+    strokes_n = draw(st.integers(1, 3))
+    if strokes_n >= 2:
+        cv2.line(m, (x0, y0), (draw(st.integers(10, 30)), draw(st.integers(20, 36))), 1, width)
+    if strokes_n == 3:
+        rng = np.random.default_rng(draw(st.integers(0, 1000)))
+        m |= (rng.random(m.shape) < 0.03).astype(np.uint8)
+    ys, xs = np.nonzero(m.astype(bool) & inside)
+    return ys, xs, max(6.0, 1.2 * draw(st.floats(1.0, 8.0)) + 2.0), inside
+
+
+@given(ink())
+@settings(max_examples=150, deadline=None)
+def test_line_fraction_is_the_plain_numpy_measure(case: tuple) -> None:
+    ys, xs, band, inside = case
+    got = strokes.line_fraction(ys, xs, band, inside)
+    want = _line_fraction_ref(ys, xs, band, inside)
+    assert (got.first, got.second, got.far, got.span, got.end_gap, got.bulge) == want
+
+
+@given(ink())
+@settings(max_examples=60, deadline=None)
+def test_the_best_band_is_the_plain_numpy_band(case: tuple) -> None:
+    ys, xs, band, _ = case
+    pts = np.stack([xs, ys], 1).astype(np.float32)
+    pts -= pts.mean(axis=0)
+    for away in (None, 7):
+        count, normal, edges, a = strokes._band(pts, band, away)
+        want = _band_ref(pts, band, away)
+        assert (count, a, edges) == (want[0], want[4], want[3])
+        assert np.array_equal(normal, want[2])
