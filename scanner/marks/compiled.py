@@ -366,3 +366,49 @@ def _bulge(t: np.ndarray, rho: np.ndarray, band: float) -> float:
     e = np.sort(ext[:m])
     med = (e[(m - 1) // 2] + e[m // 2]) / np.float32(2)
     return float(e[m - 1] / max(med, np.float32(1)))
+
+
+@njit(cache=True, nogil=True)
+def _det3(a: np.ndarray) -> float:
+    return (a[0, 0] * (a[1, 1] * a[2, 2] - a[1, 2] * a[2, 1])
+            - a[0, 1] * (a[1, 0] * a[2, 2] - a[1, 2] * a[2, 0])
+            + a[0, 2] * (a[1, 0] * a[2, 1] - a[1, 1] * a[2, 0]))
+
+
+@njit(cache=True, nogil=True)
+def light_planes(ring: np.ndarray, med: np.ndarray, xs: np.ndarray, ys: np.ndarray
+                 ) -> np.ndarray:
+    """(N, 3) per box: the plane v = a + b x + c y fitted by least squares to the pixels of
+    its ring (`ring`: values, `xs`, `ys`: places) at or over the ring's median `med` (its
+    paper, not the print), solved by Cramer's rule (a tiny ridge on the diagonal)."""
+    n, r = ring.shape
+    out = np.zeros((n, 3))
+    m = np.empty((3, 3))
+    mj = np.empty((3, 3))
+    rhs = np.empty(3)
+    for k in range(n):
+        sw = sx = sy = sxx = sxy = syy = sv = sxv = syv = 0.0
+        for i in range(r):
+            v = ring[k, i]
+            if v >= med[k]:
+                x, y, f = xs[k, i], ys[k, i], float(v)
+                sw += 1.0
+                sx += x
+                sy += y
+                sxx += x * x
+                sxy += x * y
+                syy += y * y
+                sv += f
+                sxv += x * f
+                syv += y * f
+        m[0, 0], m[0, 1], m[0, 2] = sw + 1e-6, sx, sy
+        m[1, 0], m[1, 1], m[1, 2] = sx, sxx + 1e-6, sxy
+        m[2, 0], m[2, 1], m[2, 2] = sy, sxy, syy + 1e-6
+        rhs[0], rhs[1], rhs[2] = sv, sxv, syv
+        det = _det3(m)
+        den = det if abs(det) > 1e-12 else 1.0
+        for j in range(3):
+            mj[:, :] = m
+            mj[:, j] = rhs
+            out[k, j] = _det3(mj) / den
+    return out

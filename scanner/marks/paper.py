@@ -10,6 +10,7 @@ from collections.abc import Callable
 import numpy as np
 
 from scanner.marks.arrays import _group_median, _pct, _pcts, _percentile, _rows
+from scanner.marks.compiled import light_planes
 from scanner.marks.stack import Stack
 from scanner.marks.state import Calibration
 from scanner.template import Template
@@ -23,22 +24,37 @@ FAR_PAPER_MM = (3.0, 6.0)  # loop darkens its ring), nor, where that lifts it, o
 #   read right before goes wrong on a sheet the bench reads)
 
 
-def _paper(obs: np.ndarray, st: Stack) -> np.ndarray:
-    """Each box's paper level (gray): the brightest tenth of its ring, times the ratio of
-    the inside's paper to the ring that this sheet shows on boxes of the same tone."""
-    n = obs.shape[0]
+def ring_ranks(obs: np.ndarray, st: Stack) -> tuple[np.ndarray, np.ndarray]:
+    """Each box's paper ring (N, R) in its own order, and the same partitioned once at
+    every rank _paper and _light_slope read (RING_RANKS)."""
     ring = _rows(obs, st.ring)
-    k = max(1, ring.shape[1] // 10)
-    R = ring.shape[1]
+    return ring, np.partition(ring, _ring_kth(ring.shape[1]), axis=1)
+
+
+def _ring_kth(r: int) -> list[int]:
+    """The ranks of a ring of r pixels _paper and _light_slope read: the 85th and 95th
+    percentiles, the brightest tenth's first, the median's two."""
+    return sorted({(85 * (r - 1)) // 100, (95 * (r - 1)) // 100, r - max(1, r // 10),
+                   (r - 1) // 2, r // 2})
+
+
+def _paper(obs: np.ndarray, st: Stack, part: np.ndarray) -> np.ndarray:
+    """Each box's paper level (gray): the brightest tenth of its ring (`part`, partitioned
+    by ring_ranks), times the ratio of the inside's paper to the ring that this sheet shows
+    on boxes of the same tone."""
+    R = part.shape[1]
+    k = max(1, R // 10)
     k85, k95 = (85 * (R - 1)) // 100, (95 * (R - 1)) // 100
-    part = np.partition(ring, sorted({k85, k95, R - k}), axis=1)
     ring_top = part[:, -k:].mean(axis=1)
     # the top tenth of noisy paper sits 1.75 sigma above the paper; sigma from the top
     # (85th to 95th percentile), which marks, print and tinted paper in the ring do not reach
     sigma = (part[:, k95] - part[:, k85]) / 0.609
     ring_top = ring_top - 1.755 * np.clip(sigma, 0, None)
     inside_hi, inside_p60 = _pcts(_rows(obs, st.inside_idx), 80, 60)
-    paper = np.where(st.has_ring, ring_top, _pct(obs.reshape(n, -1), 95))
+    paper = ring_top.copy()
+    bare = ~st.has_ring  # (a box with no ring: its own 95th percentile)
+    if bare.any():
+        paper[bare] = _pct(obs[bare].reshape(int(bare.sum()), -1), 95)
     tones = np.round(st.tone / 6.0)
     for t in np.unique(tones):
         grp = (tones == t) & st.has_ring
@@ -96,29 +112,16 @@ def _far_paper(big: np.ndarray, tpl: Template, st: Stack, shifts: np.ndarray, pa
     return levels
 
 
-def _light_slope(obs: np.ndarray, st: Stack) -> np.ndarray:
+def _light_slope(ring: np.ndarray, part: np.ndarray, st: Stack) -> np.ndarray:
     """Each box's light as a plane across its patch, relative to the patch's centre
-    (N, P, Q): fitted to the paper of its ring (the brighter half: not the print), so a
-    shadow's edge or a light gradient across a box does not read as ink on its dim side."""
-    n = obs.shape[0]
+    (N, P, Q): fitted to the paper of its ring (`ring`, and `part` partitioned by
+    ring_ranks; the brighter half: not the print), so a shadow's edge or a light gradient
+    across a box does not read as ink on its dim side."""
+    n, R = ring.shape
     P, Q = st.size
-    ring = _rows(obs, st.ring)
     xs, ys = st.ring_xy
-    med = np.median(ring, axis=1, keepdims=True)
-    w = (ring >= med).astype(np.float64)
-    # weighted least squares for v = a + b x + c y, solved in closed form (no BLAS)
-    sw, sx, sy = w.sum(1), (w * xs).sum(1), (w * ys).sum(1)
-    sxx, sxy, syy = (w * xs * xs).sum(1), (w * xs * ys).sum(1), (w * ys * ys).sum(1)
-    sv, sxv, syv = (w * ring).sum(1), (w * xs * ring).sum(1), (w * ys * ring).sum(1)
-    m = np.stack([np.stack([sw, sx, sy], -1), np.stack([sx, sxx, sxy], -1),
-                  np.stack([sy, sxy, syy], -1)], -2) + np.eye(3) * 1e-6
-    det = np.linalg.det(m)
-    rhs = np.stack([sv, sxv, syv], -1)
-    coef = np.empty((n, 3))
-    for j in range(3):  # Cramer's rule
-        mj = m.copy()
-        mj[:, :, j] = rhs
-        coef[:, j] = np.linalg.det(mj) / np.where(np.abs(det) > 1e-12, det, 1.0)
+    med = (part[:, (R - 1) // 2] + part[:, R // 2]) / 2  # (np.median's)
+    coef = light_planes(ring, med, xs, ys)  # (weighted least squares, compiled)
     base = np.maximum(coef[:, :1], 1.0)
     gx = np.clip(coef[:, 1:2] / base, -0.3, 0.3)[:, :, None].astype(np.float32)
     gy = np.clip(coef[:, 2:3] / base, -0.3, 0.3)[:, :, None].astype(np.float32)

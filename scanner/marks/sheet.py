@@ -32,7 +32,14 @@ from scanner.marks.classifier import (
     pale_fill,
 )
 from scanner.marks.features import _sides, _specks, halo_ink, ink_reach, measure
-from scanner.marks.paper import _far_paper, _light_slope, _paper, _paper_floor, calibrate
+from scanner.marks.paper import (
+    _far_paper,
+    _light_slope,
+    _paper,
+    _paper_floor,
+    calibrate,
+    ring_ranks,
+)
 from scanner.marks.printed import _over_print, expected_print, pedestal, print_model
 from scanner.marks.registration import FINE_PX, FIRST_PX, align, outline_match, refine, register
 from scanner.marks.shape import (
@@ -211,10 +218,11 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
     rows = np.clip(rows, 0, big.shape[0] - 1)
     cols = np.clip(cols, 0, big.shape[1] - 1)
     obs = big_f[rows[:, :, None], cols[:, None, :]]
-    paper = _paper_floor(_paper(obs, st), st,
+    ring, ring_part = ring_ranks(obs, st)
+    paper = _paper_floor(_paper(obs, st, ring_part), st,
                          lambda ks: _far_paper(big_f, tpl, st, sh, pad, ks))
     # (float32 throughout: a stack of a few hundred patches, read many times over)
-    slope = _light_slope(obs, st)
+    slope = _light_slope(ring, ring_part, st)
     d = _blur3(np.clip(1.0 - obs / (paper.astype(np.float32)[:, None, None] * slope), -1.0, 1.0))
     cal = calibrate(d, st)
     pr = st.printed & (st.n_inside > 0)

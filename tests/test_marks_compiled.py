@@ -1,5 +1,6 @@
-"""The compiled stroke measures (scanner.marks.compiled) against numpy references written
-the plain way: the same numbers, to the bit."""
+"""The compiled box loops (scanner.marks.compiled) against numpy references written the
+plain way: the same numbers, to the bit, or to float rounding where numpy's own order of
+summation is an accident of its implementation."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scanner.marks import strokes
+from scanner.marks.compiled import light_planes
 from scanner.marks.strokes import ANGLE_STEP, FAR_GAP, SECOND_ANGLE
 
 
@@ -116,3 +118,31 @@ def test_the_best_band_is_the_plain_numpy_band(case: tuple) -> None:
         want = _band_ref(pts, band, away)
         assert (count, a, edges) == (want[0], want[4], want[3])
         assert np.array_equal(normal, want[2])
+
+
+def _planes_ref(ring: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    med = np.median(ring, axis=1, keepdims=True)
+    w = (ring >= med).astype(np.float64)
+    sums = [w.sum(1), (w * xs).sum(1), (w * ys).sum(1), (w * xs * xs).sum(1),
+            (w * xs * ys).sum(1), (w * ys * ys).sum(1), (w * ring).sum(1),
+            (w * xs * ring).sum(1), (w * ys * ring).sum(1)]
+    sw, sx, sy, sxx, sxy, syy, sv, sxv, syv = sums
+    m = np.stack([np.stack([sw, sx, sy], -1), np.stack([sx, sxx, sxy], -1),
+                  np.stack([sy, sxy, syy], -1)], -2) + np.eye(3) * 1e-6
+    return np.linalg.solve(m, np.stack([sv, sxv, syv], -1)[..., None])[..., 0]
+
+
+@given(st.integers(0, 10_000), st.floats(-2.0, 2.0), st.floats(-2.0, 2.0))
+@settings(max_examples=40, deadline=None)
+def test_light_planes_are_least_squares_through_the_rings_paper(seed: int, bx: float,
+                                                                by: float) -> None:
+    rng = np.random.default_rng(seed)
+    n, r = 5, 300
+    xs = rng.uniform(0, 45, (n, r))
+    ys = rng.uniform(0, 45, (n, r))
+    ring = (200 + bx * xs + by * ys + rng.normal(0, 3, (n, r))).astype(np.float32)
+    ring[:, :60] -= 120  # print in the ring: under the median, left out
+    med = np.median(ring, axis=1)
+    got = light_planes(ring, med.astype(np.float32), xs, ys)
+    assert np.allclose(got, _planes_ref(ring, xs, ys), rtol=1e-7, atol=1e-7)
+    assert np.allclose(got[:, 1:], [bx, by], atol=0.15)  # (the light's own slope)
