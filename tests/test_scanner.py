@@ -480,6 +480,27 @@ def test_one_box_percentile_and_median_are_numpys(vals: list[float], q: float) -
     assert _median(v.copy()) == np.median(v)
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.floats(0.0, 0.3))
+def test_extents_of_many_boxes_are_each_boxs_extent(seed: int, share: float) -> None:
+    """How far ink reaches across its box, for many boxes at once from their ink's counts
+    by row and column: extent()'s numbers, to the bit (empty boxes, a few pixels, none)."""
+    from scanner.marks.features import extent, extents
+
+    rng = np.random.default_rng(seed)
+    inside = np.zeros((12, 45, 46), bool)
+    for k in range(1, 12):
+        y0, x0 = rng.integers(0, 15, 2)
+        inside[k, y0:y0 + rng.integers(1, 30), x0:x0 + rng.integers(1, 30)] = True
+    inked = rng.random(inside.shape) < share
+    inked[2] = False
+    inked[3] = False
+    inked[3, 7, 4:7] = True  # three pixels: too few to say
+    want = [extent(*np.nonzero(inked[k]), inside[k]) if inside[k].any() else 1.0
+            for k in range(12)]
+    assert extents(inked, inside) == want
+
+
 def test_fine_alignment_reuses_first_pass_exactly() -> None:
     """Skipping the matches whose answer the first pass already holds changes nothing."""
     from scanner.marks import registration

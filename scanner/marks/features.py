@@ -88,16 +88,47 @@ def extent(ys: np.ndarray, xs: np.ndarray, inside: np.ndarray) -> float:
     return round(min(shares), 3)
 
 
+def extents(inked: np.ndarray, inside: np.ndarray) -> list[float]:
+    """extent() of many boxes at once (`inked`, `inside`: (K, P, Q) masks), from their
+    ink's counts by row and by column: the same numbers (an order statistic of pixel
+    rows is the row where their running count passes its rank)."""
+    if not len(inked):
+        return []
+    rows, cols = inked.sum(axis=2), inked.sum(axis=1)
+    n = rows.sum(axis=1)
+    lo = np.floor(0.02 * (n - 1)).astype(np.int64)
+    hi = np.ceil(0.98 * (n - 1)).astype(np.int64)
+    shares = []
+    for counts, seen in ((rows, inside.any(axis=2)), (cols, inside.any(axis=1))):
+        run = np.cumsum(counts, axis=1)
+        q_lo, q_hi = (np.argmax(run > r[:, None], axis=1) for r in (lo, hi))
+        first = np.argmax(seen, axis=1)
+        last = seen.shape[1] - 1 - np.argmax(seen[:, ::-1], axis=1)
+        shares.append((q_hi - q_lo + 1) / (last - first + 1))
+    out = np.minimum(*shares)
+    few = (n < 4) | ~inside.any(axis=(1, 2))
+    return [1.0 if f else round(float(v), 3) for v, f in zip(out, few, strict=True)]
+
+
+def ink_reaches(d: np.ndarray, over: np.ndarray, st: Stack, ks: np.ndarray, t: np.ndarray,
+                t_print: float) -> list[float]:
+    """How far boxes `ks`' ink reaches across their insides (`extent`): darkness over `t`
+    (one per box), and over print `over` past `t_print` too, as measure() takes it. A
+    tick, a cross or a slash spans its box both ways; a stray reaching in from outside,
+    or a neighbour's stroke overrunning, stays by one edge or one corner."""
+    if not len(ks):
+        return []
+    t = np.asarray(t, d.dtype)[:, None, None]  # (compared in the stack's own precision,
+    zone_b = st.near[ks] | st.text[ks]          # as a scalar threshold is)
+    inked = (np.where(zone_b, over[ks] > np.maximum(t, over.dtype.type(t_print)), d[ks] > t)
+             & (st.inside[ks] | st.text[ks]))
+    return extents(inked, st.inside[ks])
+
+
 def ink_reach(d: np.ndarray, over: np.ndarray, st: Stack, k: int, t: float,
               t_print: float) -> float:
-    """How far box `k`'s ink reaches across its inside (`extent`): darkness over `t`, and
-    over print `over` past `t_print` too, as measure() takes it. A tick, a cross or a slash
-    spans its box both ways; a stray reaching in from outside, or a neighbour's stroke
-    overrunning, stays by one edge or one corner."""
-    zone_b = st.near[k] | st.text[k]
-    inked = np.where(zone_b, over[k] > max(t, t_print), d[k] > t) & (st.inside[k] | st.text[k])
-    ys, xs = np.nonzero(inked)
-    return extent(ys, xs, st.inside[k]) if st.inside[k].any() else 1.0
+    """ink_reaches of one box."""
+    return ink_reaches(d, over, st, np.array([k]), np.array([t]), t_print)[0]
 
 
 def _specks(dk: np.ndarray, inside: np.ndarray, t_faint: float, dpi: float) -> bool:

@@ -31,7 +31,7 @@ from scanner.marks.classifier import (
     classify,
     pale_fill,
 )
-from scanner.marks.features import _sides, _specks, halo_ink, ink_reach, measure
+from scanner.marks.features import _sides, _specks, halo_ink, ink_reach, ink_reaches, measure
 from scanner.marks.paper import (
     _far_paper,
     _light_slope,
@@ -537,15 +537,15 @@ def _by_the_edge(marks: dict[str, Mark], d: np.ndarray, over: np.ndarray, st: St
     at the thresholds it was read at) is a review for ink at its edge (EDGE_WHY): a stray
     reaching in from outside, or a neighbour's stroke overrunning, as much as a mark. In
     place; each mark's reach is kept in its features."""
-    for k, rid in enumerate(st.ids):
-        m = marks[rid]
-        if m.state not in (CHECKED, SLASHED):
-            continue
-        t = t_low[k] if t_low is not None and m.why == QUIET_MARK_WHY else t_faint[k]
-        reach = ink_reach(d, over, st, k, float(t), t_print)
+    ks = np.array([k for k, rid in enumerate(st.ids) if marks[rid].state in (CHECKED, SLASHED)],
+                  np.int64)
+    t = np.array([t_low[k] if t_low is not None and marks[st.ids[k]].why == QUIET_MARK_WHY
+                  else t_faint[k] for k in ks])
+    for k, reach in zip(ks, ink_reaches(d, over, st, ks, t, t_print), strict=True):
+        m = marks[st.ids[k]]
         m.features["reach"] = reach
         if reach < REACH_MIN:
-            marks[rid] = Mark(REVIEW, 0.4, EMPTY, EDGE_WHY, m.features, INK)
+            marks[st.ids[k]] = Mark(REVIEW, 0.4, EMPTY, EDGE_WHY, m.features, INK)
 
 
 def _drawn_low(marks: dict[str, Mark], d: np.ndarray, over: np.ndarray, st: Stack,
