@@ -20,7 +20,7 @@ from scanner.faintline import (
     plain_standing_out,
     standing_out,
 )
-from scanner.marks.arrays import _blur3, _median, _pct, _rows
+from scanner.marks.arrays import _blur3, _group_median, _median, _pct, _rows
 from scanner.marks.audit import band_features, box_inputs, second_look
 from scanner.marks.classifier import (
     EDGE_WHY,
@@ -683,14 +683,17 @@ def _off_their_neighbours(sh: np.ndarray, st: Stack, marks: dict[str, Mark]
                           ) -> dict[int, tuple[np.ndarray, float]]:
     """The boxes read as marked whose shift lies more than DRAWN_PX from the median shift
     of the boxes within 25 mm (at least three): box index -> (that median, how far off)."""
-    out = {}
-    for k, near in enumerate(st.near_boxes):
-        if len(near) < 3 or marks[st.ids[k]].state not in (CHECKED, SLASHED, CANCELLED):
-            continue
-        med = np.round(np.median(sh[near], axis=0)).astype(int)
-        gap = float(np.abs(sh[k] - med).max())
+    out: dict[int, tuple[np.ndarray, float]] = {}
+    ks = [k for k, near in enumerate(st.near_boxes)
+          if len(near) >= 3 and marks[st.ids[k]].state in (CHECKED, SLASHED, CANCELLED)]
+    if not ks:
+        return out
+    med = np.round(np.stack([_group_median(sh[:, i].astype(np.float64), list(st.near_boxes))
+                             for i in (0, 1)], axis=1)).astype(int)
+    for k in ks:
+        gap = float(np.abs(sh[k] - med[k]).max())
         if gap > DRAWN_PX:
-            out[k] = (med, gap)
+            out[k] = (med[k], gap)
     return out
 
 
