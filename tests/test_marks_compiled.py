@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scanner.marks import strokes
-from scanner.marks.compiled import light_planes
+from scanner.marks.compiled import darkness, light_planes
 from scanner.marks.strokes import ANGLE_STEP, FAR_GAP, SECOND_ANGLE
 
 
@@ -146,3 +146,26 @@ def test_light_planes_are_least_squares_through_the_rings_paper(seed: int, bx: f
     got = light_planes(ring, med.astype(np.float32), xs, ys)
     assert np.allclose(got, _planes_ref(ring, xs, ys), rtol=1e-7, atol=1e-7)
     assert np.allclose(got[:, 1:], [bx, by], atol=0.15)  # (the light's own slope)
+
+
+def _darkness_ref(obs: np.ndarray, paper: np.ndarray, slope: np.ndarray) -> np.ndarray:
+    d = np.clip(1.0 - obs / (paper[:, None, None] * slope), -1.0, 1.0)
+    p = np.pad(d, ((0, 0), (1, 1), (1, 1)), mode="edge")
+    out = np.zeros_like(d)
+    rows, cols = d.shape[1:]
+    for dy in range(3):
+        for dx in range(3):
+            out += p[:, dy:dy + rows, dx:dx + cols]
+    return out / 9.0
+
+
+@given(st.integers(0, 10_000))
+@settings(max_examples=20, deadline=None)
+def test_darkness_is_numpys_to_the_bit(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    obs = rng.uniform(0, 255, (6, 45, 46)).astype(np.float32)
+    obs[0] = 255.0  # (paper only; darker than the paper is clipped at -1)
+    obs[1, :, :5] = 600.0
+    paper = rng.uniform(120, 250, 6).astype(np.float32)
+    slope = rng.uniform(0.8, 1.2, (6, 45, 46)).astype(np.float32)
+    assert np.array_equal(darkness(obs, paper, slope), _darkness_ref(obs, paper, slope))

@@ -1,5 +1,5 @@
 """Small numpy helpers the box readers share: rows of a patch stack, percentiles along an
-axis, medians of groups, a 3x3 blur. No I/O.
+axis, medians of groups. No I/O.
 """
 
 from __future__ import annotations
@@ -16,17 +16,6 @@ def _cycled(masks: list[np.ndarray]) -> np.ndarray:
     for k, f in enumerate(flat):
         out[k] = np.resize(f, n) if f.size else 0
     return out
-
-
-def _blur3(d: np.ndarray) -> np.ndarray:
-    """3x3 mean of every patch of a stack (edges replicated)."""
-    p = np.pad(d, ((0, 0), (1, 1), (1, 1)), mode="edge")
-    out = np.zeros_like(d)
-    P, Q = d.shape[1:]
-    for dy in range(3):
-        for dx in range(3):
-            out += p[:, dy:dy + P, dx:dx + Q]
-    return out / 9.0
 
 
 def _rows(a: np.ndarray, idx: np.ndarray) -> np.ndarray:

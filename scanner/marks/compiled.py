@@ -1,7 +1,11 @@
 """The box readers' innermost loops, compiled with numba: the work a sheet does box by box
 on a few hundred pixels each, where numpy's cost is its calls rather than its arithmetic.
 
+    darkness(obs, paper, slope)              every patch's darkness over its paper, 3x3 mean
     band_sums(plan, dk, d, noise) -> (N, 4)   every box's darkest straight band and its ends
+    hog_cells(mag, ang, bins)                 gradient histograms of the second look's images
+    best_band, stroke_lines                   the straight strokes of a box's ink
+    light_planes(ring, med, xs, ys)           the light's slope across each box
 
 Pure functions of arrays; the layout-dependent index tables (`BandPlan`) are built once
 per template by the callers. Compiled on first use and cached beside this file
@@ -411,4 +415,31 @@ def light_planes(ring: np.ndarray, med: np.ndarray, xs: np.ndarray, ys: np.ndarr
             mj[:, :] = m
             mj[:, j] = rhs
             out[k, j] = _det3(mj) / den
+    return out
+
+
+@njit(cache=True, nogil=True)
+def darkness(obs: np.ndarray, paper: np.ndarray, slope: np.ndarray) -> np.ndarray:
+    """(N, P, Q) float32: each patch's darkness over its paper lit by its slope,
+    1 - obs / (paper * slope) clipped to -1..1, then its 3 x 3 mean (edges replicated),
+    its nine terms summed row by row in float32 (as numpy would, shifted patch by patch)."""
+    n, p, q = obs.shape
+    one = np.float32(1)
+    raw = np.empty((p, q), np.float32)
+    out = np.empty((n, p, q), np.float32)
+    nine = np.float32(9)
+    for k in range(n):
+        pk = paper[k]
+        for y in range(p):
+            for x in range(q):
+                v = one - obs[k, y, x] / (pk * slope[k, y, x])
+                raw[y, x] = min(max(v, -one), one)
+        for y in range(p):
+            for x in range(q):
+                s = np.float32(0)
+                for dy in range(-1, 2):
+                    yy = min(max(y + dy, 0), p - 1)
+                    for dx in range(-1, 2):
+                        s += raw[yy, min(max(x + dx, 0), q - 1)]
+                out[k, y, x] = s / nine
     return out

@@ -20,7 +20,7 @@ from scanner.faintline import (
     plain_standing_out,
     standing_out,
 )
-from scanner.marks.arrays import _blur3, _group_median, _median, _pct, _rows
+from scanner.marks.arrays import _group_median, _median, _pct, _rows
 from scanner.marks.audit import band_features, box_inputs, second_look
 from scanner.marks.classifier import (
     EDGE_WHY,
@@ -31,6 +31,7 @@ from scanner.marks.classifier import (
     classify,
     pale_fill,
 )
+from scanner.marks.compiled import darkness as stack_darkness
 from scanner.marks.features import _sides, _specks, halo_ink, ink_reach, ink_reaches, measure
 from scanner.marks.paper import (
     _far_paper,
@@ -223,7 +224,7 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
                          lambda ks: _far_paper(big_f, tpl, st, sh, pad, ks))
     # (float32 throughout: a stack of a few hundred patches, read many times over)
     slope = _light_slope(ring, ring_part, st)
-    d = _blur3(np.clip(1.0 - obs / (paper.astype(np.float32)[:, None, None] * slope), -1.0, 1.0))
+    d = stack_darkness(obs, paper.astype(np.float32), slope)  # (1 - obs / lit paper, 3x3 mean)
     cal = calibrate(d, st)
     pr = st.printed & (st.n_inside > 0)
     if pr.sum() >= 5:
@@ -717,8 +718,7 @@ def _read_where_neighbours_put(drawn: dict[int, tuple[np.ndarray, float]],
                    0, big_f.shape[1] - 1)
     obs = big_f[rows[:, :, None], cols[:, None, :]]
     d = np.zeros((len(st.ids), P, Q), np.float32)  # (measure takes the whole stack)
-    d[ks] = _blur3(np.clip(1.0 - obs / (paper[ks].astype(np.float32)[:, None, None]
-                                        * slope[ks]), -1.0, 1.0))
+    d[ks] = stack_darkness(obs, paper[ks].astype(np.float32), slope[ks])
     over = _over_print(d, look[1] * expected_print(tpl, st, look[0]))
     feats = measure(d, st, t_k[0], t_k[1], over, t_print)
     for k in map(int, ks):
