@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from scanner.marks import strokes
 from scanner.marks.compiled import darkness, light_planes
+from scanner.marks.features import measure
+from scanner.marks.stack import Stack
 from scanner.marks.strokes import ANGLE_STEP, FAR_GAP, SECOND_ANGLE
 
 
@@ -169,3 +171,59 @@ def test_darkness_is_numpys_to_the_bit(seed: int) -> None:
     paper = rng.uniform(120, 250, 6).astype(np.float32)
     slope = rng.uniform(0.8, 1.2, (6, 45, 46)).astype(np.float32)
     assert np.array_equal(darkness(obs, paper, slope), _darkness_ref(obs, paper, slope))
+
+
+def _measure_ref(d: np.ndarray, stack: Stack, t_ink: np.ndarray, t_faint: np.ndarray,
+                 over: np.ndarray, t_print: float) -> dict[str, np.ndarray]:
+    inside, text, near, centre_m = stack.inside, stack.text, stack.near, stack.centre
+    n = np.maximum(stack.n_inside, 1).astype(np.float64)
+    zone_b, zone_a = near | text, inside & ~near
+    ti, tf = t_ink[:, None, None], t_faint[:, None, None]
+    t_bi, t_bf = np.maximum(ti, t_print), np.maximum(tf, t_print)
+    d_ink, o_ink, d_faint, o_faint = d > ti, over > t_bi, d > tf, over > t_bf
+    fill = (d_ink & inside).sum(axis=(1, 2)) / n
+    n_ink = ((d_ink & zone_a).sum(axis=(1, 2))
+             + (o_ink & zone_b).sum(axis=(1, 2))).astype(np.float64)
+    faint_a, faint_b = d_faint & zone_a, o_faint & zone_b
+    n_faint = np.maximum((faint_a.sum(axis=(1, 2)) + faint_b.sum(axis=(1, 2))).astype(
+        np.float64), n_ink)
+    c_hit = (faint_a & centre_m).sum(axis=(1, 2)) + (o_faint & centre_m & near).sum(axis=(1, 2))
+    centre = np.where(stack.n_centre >= np.maximum(12, 0.1 * n),
+                      c_hit / np.maximum(stack.n_centre, 1), 0.0)
+    n_dark = (o_faint & text).sum(axis=(1, 2)).astype(np.float64)
+    centre = np.where(stack.n_text > 0, np.maximum(centre, n_dark / np.maximum(stack.n_text, 1)),
+                      centre)
+    n_all = n + stack.n_text
+    fp = faint_a | faint_b
+    m = fp.sum(axis=(1, 2))
+    level = np.zeros(len(m), np.result_type(over, d))
+    some = np.flatnonzero(m >= 3)
+    if some.size:
+        vals = np.where(fp[some], np.where(zone_b[some], over[some], d[some]), -np.inf)
+        srt = -np.sort(-vals.reshape(some.size, -1), axis=1)
+        rank = np.clip(np.floor(0.25 * (m[some] - 1)).astype(int), 0, srt.shape[1] - 1)
+        level[some] = srt[np.arange(some.size), rank]
+    return {"n": n_all, "ink": n_ink / n_all, "faint": n_faint / n_all, "centre": centre,
+            "level": level, "fill": fill, "n_inside": stack.n_inside.astype(np.float64)}
+
+
+@given(st.integers(0, 10_000), st.floats(0.0, 0.5))
+@settings(max_examples=10, deadline=None)
+def test_box_measures_are_numpys_to_the_bit(seed: int, marked: float) -> None:
+    from scanner.marks.stack import _prepared
+    from scanner.template import blank
+    from sheets.render import layout
+
+    _, stack = _prepared(blank(layout("career", "later", "letter"), 200.0))
+    rng = np.random.default_rng(seed)
+    n, (p, q) = len(stack.ids), stack.size
+    d = (rng.normal(0.0, 0.03, (n, p, q))
+         + (rng.random((n, 1, 1)) < marked) * rng.uniform(0, 0.6, (n, p, q))).astype(np.float32)
+    over = (d - rng.uniform(0, 0.2, (n, p, q))).astype(np.float32)
+    t_ink = rng.uniform(0.08, 0.2, n).astype(np.float32)
+    t_faint = (t_ink * 0.6).astype(np.float32)
+    got = measure(d, stack, t_ink, t_faint, over, 0.11)
+    want = _measure_ref(d, stack, t_ink, t_faint, over, 0.11)
+    assert got.keys() == want.keys()
+    for key in want:
+        assert got[key].dtype == want[key].dtype and np.array_equal(got[key], want[key]), key

@@ -8,6 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from scanner.marks.compiled import box_counts
 from scanner.marks.stack import SIDE_INKED, Rim, Stack
 from scanner.marks.state import BLURRED_PX, Calibration
 from scanner.template import Template
@@ -35,39 +36,21 @@ def measure(d: np.ndarray, st: Stack, t_ink: np.ndarray, t_faint: np.ndarray,
     print is taken away (`over`: darkness above what the blank sheet's print looks like
     on this photo), above the thresholds and above that residual's own noise there
     (`t_print`), so a light pencil stroke across "17" counts."""
-    inside, text = st.inside, st.text
     n = np.maximum(st.n_inside, 1).astype(np.float64)
-    zone_b = st.near | text  # near or over print (printed boxes only: near is empty else)
-    zone_a = inside & ~st.near
-    ti, tf = t_ink[:, None, None], t_faint[:, None, None]  # per box (its own noise)
-    t_bi, t_bf = np.maximum(ti, t_print), np.maximum(tf, t_print)
-    d_ink, o_ink = d > ti, over > t_bi  # (each comparison made once: a few hundred boxes)
-    d_faint, o_faint = d > tf, over > t_bf
-    fill = (d_ink & inside).sum(axis=(1, 2)) / n  # a filled box hides its print
-    n_ink = ((d_ink & zone_a).sum(axis=(1, 2))
-             + (o_ink & zone_b).sum(axis=(1, 2))).astype(np.float64)
-    faint_a, faint_b = d_faint & zone_a, o_faint & zone_b
-    n_faint = (faint_a.sum(axis=(1, 2)) + faint_b.sum(axis=(1, 2))).astype(np.float64)
-    n_faint = np.maximum(n_faint, n_ink)
-    c_hit = (faint_a & st.centre).sum(axis=(1, 2))
-    c_hit = c_hit + (o_faint & st.centre & st.near).sum(axis=(1, 2))
+    # (the thresholds are compared in their own precision, a scalar t_print in theirs)
+    fill, n_ink, n_faint, c_hit, n_dark, level, _ = box_counts(
+        d, over, st.inside, st.near, st.text, st.centre, t_ink, t_faint,
+        t_ink.dtype.type(t_print))
+    fill = fill / n  # a filled box hides its print
+    n_ink = n_ink.astype(np.float64)
+    n_faint = np.maximum(n_faint.astype(np.float64), n_ink)
     centre = np.where(st.n_centre >= np.maximum(12, 0.1 * n),
                       c_hit / np.maximum(st.n_centre, 1), 0.0)
-    n_dark = (o_faint & text).sum(axis=(1, 2)).astype(np.float64)
     centre = np.where(st.n_text > 0, np.maximum(centre, n_dark / np.maximum(st.n_text, 1)),
                       centre)
     n_all = n + st.n_text
     # level: the 75th percentile of the faint-inked pixels' darkness (over print: above
     # it), for the boxes with three such pixels or more (most boxes are empty)
-    fp = faint_a | faint_b
-    m = fp.sum(axis=(1, 2))
-    level = np.zeros(len(m), np.result_type(over, d))
-    some = np.flatnonzero(m >= 3)
-    if some.size:
-        vals = np.where(fp[some], np.where(zone_b[some], over[some], d[some]), -np.inf)
-        srt = -np.sort(-vals.reshape(some.size, -1), axis=1)  # descending
-        rank = np.clip(np.floor(0.25 * (m[some] - 1)).astype(int), 0, srt.shape[1] - 1)
-        level[some] = srt[np.arange(some.size), rank]
     return {"n": n_all, "ink": n_ink / n_all, "faint": n_faint / n_all, "centre": centre,
             "level": level, "fill": fill, "n_inside": st.n_inside.astype(np.float64)}
 
