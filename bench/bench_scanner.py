@@ -83,6 +83,7 @@ class Outcome:
     ms_total: float = 0.0
     ms_ocr: float = 0.0
     ms_imread: float = 0.0
+    cpu_best: float = 0.0  # the least CPU of --repeat readings of the photo (host noise out)
     cpu_total: float = 0.0  # CPU ms of the process (a loaded machine inflates wall time)
     cpu_imread: float = 0.0
     identified: str = ""  # how the sheet code was found (qr, qr-retry, layout)
@@ -144,7 +145,7 @@ def _scan(job: tuple[str, str]) -> Outcome:
 
     from scanner.pipeline import scan_file
 
-    name, path = job
+    name, path, repeat = job
     rec = json.loads(Path(path).with_suffix(".json").read_text())
     out = Outcome(name, path, float(rec["meta"].get("megapixels", 0.0)))
     t0, c0 = time.perf_counter(), time.process_time()
@@ -164,6 +165,11 @@ def _scan(job: tuple[str, str]) -> Outcome:
     if len(results) != 1:
         out.error = f"{len(results)} sheets found"
         return out
+    out.cpu_best = out.cpu_total
+    for _ in range(repeat - 1):  # (the same photo again: only its time is kept)
+        c0 = time.process_time()
+        scan_file(path)
+        out.cpu_best = min(out.cpu_best, (time.process_time() - c0) * 1000)
     res = results[0]
     out.stages = {k: float(v) for k, v in (res.timing or {}).items()}
     out.ms_ocr = out.stages.get("ocr", 0.0)
@@ -311,10 +317,12 @@ def print_flagged(outs: list[Outcome]) -> None:
           f"that came back clean: {sum(o.exit_code == 0 for o in right)} of {len(right)}")
 
 
-def check_targets(summaries: dict[str, Summary], outs: list[Outcome], jobs: int = 1
-                  ) -> list[tuple[str, bool]]:
+def check_targets(summaries: dict[str, Summary], outs: list[Outcome], jobs: int = 1,
+                  repeat: int = 1) -> list[tuple[str, bool]]:
     """The targets, each with whether it is met (sets not run are left out). With several
-    `jobs` the workers share the machine's caches and memory: the speed line says so."""
+    `jobs` the workers share the machine's caches and memory: the speed line says so. With
+    `repeat` readings of each photo the speed target is checked on each photo's least CPU
+    time (a shared machine's noise only ever adds), the first reading's median beside it."""
     rows: list[tuple[str, bool]] = []
     phone = summaries.get("phone")
     if phone and phone.sheets:
@@ -340,9 +348,18 @@ def check_targets(summaries: dict[str, Summary], outs: list[Outcome], jobs: int 
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         shared = (f"; {jobs} workers share the cores, which runs ~10-40 % high: --jobs 1 "
                   "for the per-core figure" if jobs > 1 else "")
-        rows.append((f"10-14 MP photos: median {med:.0f} ms CPU per sheet incl. OCR, one core "
-                     f"({len(twelve)} photos; < {TARGET_MS_12MP:.0f} ms; wall {wall:.0f} ms at "
-                     f"load average {load:.1f}{shared})", med < TARGET_MS_12MP))
+        if repeat > 1:
+            best = statistics.median(o.cpu_best for o in twelve)
+            rows.append((f"10-14 MP photos: median {best:.0f} ms CPU per sheet incl. OCR, one "
+                         f"core, each photo's best of {repeat} readings (first reading {med:.0f}"
+                         f" ms; {len(twelve)} photos; < {TARGET_MS_12MP:.0f} ms; wall "
+                         f"{wall:.0f} ms at load average {load:.1f}{shared})",
+                         best < TARGET_MS_12MP))
+        else:
+            rows.append((f"10-14 MP photos: median {med:.0f} ms CPU per sheet incl. OCR, one "
+                         f"core ({len(twelve)} photos; < {TARGET_MS_12MP:.0f} ms; wall "
+                         f"{wall:.0f} ms at load average {load:.1f}{shared})",
+                         med < TARGET_MS_12MP))
     return rows
 
 
@@ -380,6 +397,9 @@ def main() -> int:
                         help="write one JSON line per sheet (errors, review ids, timings)")
     parser.add_argument("--strict", action="store_true",
                         help="exit with status 2 when a target is missed")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="read each photo this many times; the speed target is checked "
+                             "on each photo's least CPU time (a shared machine's noise out)")
     parser.add_argument("--show", type=int, default=8,
                         help="list this many silent errors and failed sheets")
     args = parser.parse_args()
@@ -417,7 +437,7 @@ def main() -> int:
               f"ready in {args.out}", file=sys.stderr)
         return 1
 
-    jobs_scan = [(w[0], path) for w, (path, _, _) in zip(work, made, strict=True)]
+    jobs_scan = [(w[0], path, max(1, args.repeat)) for w, (path, _, _) in zip(work, made, strict=True)]
     t0 = time.perf_counter()
     with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_reader,
                              initargs=(jobs_scan[0][1],)) as pool:
@@ -438,7 +458,7 @@ def main() -> int:
         print(f"  failed: {o.path}  {o.error}")
     print("\ntargets:")
     ok = True
-    for text, met in check_targets(summaries, outs, jobs):
+    for text, met in check_targets(summaries, outs, jobs, max(1, args.repeat)):
         ok &= met
         print(f"  [{'x' if met else ' '}] {text}")
     if args.report:
@@ -450,6 +470,7 @@ def main() -> int:
                                     "written": o.written, "name": o.name,
                                     "exact_state": o.exact_state, "ms_total": o.ms_total,
                                     "ms_ocr": o.ms_ocr, "ms_imread": o.ms_imread,
+                                    "cpu_total": o.cpu_total, "cpu_best": o.cpu_best,
                                     "stages": o.stages, "warnings": o.warnings,
                                     "exit_code": o.exit_code}) + "\n")
         print(f"\nper-sheet report: {args.report}", file=sys.stderr)
