@@ -2,10 +2,15 @@
 on a few hundred pixels each, where numpy's cost is its calls rather than its arithmetic.
 
     darkness(obs, paper, slope)              every patch's darkness over its paper, 3x3 mean
-    band_sums(plan, dk, d, noise) -> (N, 4)   every box's darkest straight band and its ends
-    hog_cells(mag, ang, bins)                 gradient histograms of the second look's images
-    best_band, stroke_lines                   the straight strokes of a box's ink
-    light_planes(ring, med, xs, ys)           the light's slope across each box
+    light_planes(ring, med, xs, ys)          the light's slope across each box
+    box_counts(d, over, ...)                 every box's ink, faint ink, middle, level
+    band_sums(plan, dk, d, noise)            every box's darkest straight band and its ends
+    hog_cells(mag, ang, bins)                gradient histograms of the second look's images
+    best_band, stroke_lines                  the straight strokes of a box's ink
+
+Each replaces numpy code that tests keep as its reference (tests/test_marks_compiled.py,
+tests/test_audit.py): the same numbers to the bit, or, where numpy's own order of summing
+was an accident of its implementation (BLAS), to float rounding.
 
 Pure functions of arrays; the layout-dependent index tables (`BandPlan`) are built once
 per template by the callers. Compiled on first use and cached beside this file
@@ -55,25 +60,31 @@ def band_plan(groups: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
     which pixels are plain, the two halves' rows, which bands are short)."""
     group = np.full(n, -1, np.int32)
     ends = np.full(n, -1, np.int32)
-    pix_ptr, band_ptr, band_at_ptr = [0], [0], [0]
+    pix_ptr, band_ptr, band_at_ptr = [0], [0], [np.zeros(1, np.int64)]
     pix: list[np.ndarray] = []
     band_at: list[np.ndarray] = []
-    band_w: list[float] = []
+    band_w: list[np.ndarray] = []
     band_angle: list[np.ndarray] = []
-    use_ptr, half_ptr, half_at_ptr = [0], [0], [0]
+    use_ptr, half_ptr, half_at_ptr = [0], [0], [np.zeros(1, np.int64)]
     use: list[np.ndarray] = []
     half_at: list[np.ndarray] = []
-    half_w: list[float] = []
+    half_w: list[np.ndarray] = []
     keep: list[np.ndarray] = []
+
+    def rows_csr(rows: np.ndarray, ptr: list[np.ndarray], at: list[np.ndarray],
+                 w: list[np.ndarray]) -> None:
+        """Each row's nonzero positions (in order) and its weight (a row's nonzeros are
+        equal), appended to the flat tables."""
+        r, c = np.nonzero(rows)
+        ptr.append(ptr[-1][-1] + np.cumsum(np.bincount(r, minlength=len(rows))))
+        at.append(c)
+        w.append(rows.max(axis=1, initial=0.0))
+
     for g, (ks, gpix, rows, angle, end_sets) in enumerate(groups):
         group[ks] = g
         pix.append(gpix)
         pix_ptr.append(pix_ptr[-1] + len(gpix))
-        for row in rows:
-            at = np.flatnonzero(row)
-            band_at.append(at)
-            band_at_ptr.append(band_at_ptr[-1] + len(at))
-            band_w.append(float(row[at[0]]) if len(at) else 0.0)
+        rows_csr(rows, band_at_ptr, band_at, band_w)
         band_angle.append(angle)
         band_ptr.append(band_ptr[-1] + len(rows))
         for kp, plain, halves, short in end_sets:
@@ -81,12 +92,9 @@ def band_plan(groups: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
             at = np.flatnonzero(plain)
             use.append(at)
             use_ptr.append(use_ptr[-1] + len(at))
-            for b in range(halves.shape[1]):
-                for h in (0, 1):
-                    at = np.flatnonzero(halves[h, b])
-                    half_at.append(at)
-                    half_at_ptr.append(half_at_ptr[-1] + len(at))
-                    half_w.append(float(halves[h, b, at[0]]) if len(at) else 0.0)
+            # (band by band, its half on one side of the middle, then the other)
+            rows_csr(halves.transpose(1, 0, 2).reshape(-1, halves.shape[2]), half_at_ptr,
+                     half_at, half_w)
             keep.append(~short)
             half_ptr.append(half_ptr[-1] + 2 * halves.shape[1])
 
@@ -94,12 +102,12 @@ def band_plan(groups: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
         return np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype)
 
     return BandPlan(group, np.array(pix_ptr, np.int64), cat(pix, np.int64),
-                    np.array(band_ptr, np.int64), np.array(band_at_ptr, np.int64),
-                    cat(band_at, np.int64), np.array(band_w, np.float32),
+                    np.array(band_ptr, np.int64), cat(band_at_ptr, np.int64),
+                    cat(band_at, np.int64), cat(band_w, np.float32),
                     cat(band_angle, np.float32), ends, np.array(use_ptr, np.int64),
                     cat(use, np.int64), np.array(half_ptr, np.int64),
-                    np.array(half_at_ptr, np.int64), cat(half_at, np.int64),
-                    np.array(half_w, np.float32), cat(keep, np.bool_))
+                    cat(half_at_ptr, np.int64), cat(half_at, np.int64),
+                    cat(half_w, np.float32), cat(keep, np.bool_))
 
 
 def band_sums(plan: BandPlan, dk: np.ndarray, d: np.ndarray, noise: np.ndarray) -> np.ndarray:
