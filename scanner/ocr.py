@@ -14,8 +14,10 @@ thread (OMP_THREAD_LIMIT=1), which is faster for small fields and right for --jo
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
+import threading
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -161,9 +163,34 @@ class _PytesseractEngine(Engine):
         return words
 
 
-@cache
+_LOADING = threading.Lock()  # one engine a process, however many threads ask at once
+
+
 def engine() -> Engine:
-    """The best Tesseract binding installed (cached per process)."""
+    """The best Tesseract binding installed (made once per process; a caller arriving
+    while load_in_background is making it waits for that one)."""
+    with _LOADING:
+        return _engine()
+
+
+def load_in_background() -> None:
+    """Start making the engine on a thread of its own: Tesseract loads its models (~0.7 s,
+    the Latin one's word list most of it) without holding Python's lock, so a scan's first
+    sheet reads its marks meanwhile and finds the engine ready for its written fields. The
+    process waits for it before exiting (Tesseract is never torn down mid-load)."""
+    if _engine.cache_info().currsize or _LOADER:
+        return
+    loader = threading.Thread(target=engine, name="starsheets-ocr-load", daemon=True)
+    _LOADER.append(loader)
+    atexit.register(loader.join)
+    loader.start()
+
+
+_LOADER: list[threading.Thread] = []
+
+
+@cache
+def _engine() -> Engine:
     if os.environ.get("STARSHEETS_NO_OCR"):
         e = Engine()
         e.reason = "OCR turned off (STARSHEETS_NO_OCR)"

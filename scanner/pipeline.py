@@ -47,7 +47,7 @@ from scanner.marks import (
     read_marks,
     require_legible,
 )
-from scanner.ocr import engine
+from scanner.ocr import engine, load_in_background
 from scanner.order import (
     doubt_lone_gaps,
     doubt_marks_in_future_tours,
@@ -165,6 +165,8 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False,
         res.warnings.append("the QR code could not be read: the sheet was recognised by its "
                             f"printed content ({ident.method})")
     _check_kind(manifest.kind, page.source)
+    if ocr:
+        load_in_background()  # (while the marks are read: a first sheet finds it ready)
     res.kind, res.edition, res.code, res.manifest = (manifest.kind, manifest.edition,
                                                      manifest.code, manifest)
     with t.stage("rectify"):

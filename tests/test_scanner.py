@@ -410,6 +410,35 @@ def test_without_the_latin_model_free_text_is_read_in_english(
         assert [w.text for w in e.read(img, 7, "", e.text_lang)] == ["Dan"]
 
 
+def test_the_ocr_engine_loaded_in_the_background_is_the_one_every_caller_gets(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tesseract's models load on a thread while the marks are read; a caller arriving
+    meanwhile waits for that engine rather than making a second."""
+    import threading
+
+    from scanner import ocr
+
+    made: list[int] = []
+    real = ocr._engine.__wrapped__
+
+    def slow() -> ocr.Engine:
+        made.append(1)
+        return real()
+
+    monkeypatch.setattr(ocr, "_engine", __import__("functools").cache(slow))
+    monkeypatch.setattr(ocr, "_LOADER", [])
+    ocr.load_in_background()
+    got: list[ocr.Engine] = []
+    callers = [threading.Thread(target=lambda: got.append(ocr.engine())) for _ in range(3)]
+    for t in callers:
+        t.start()
+    for t in callers + ocr._LOADER:
+        t.join()
+    assert made == [1] and len(got) == 3 and all(e is got[0] for e in got)
+    ocr.load_in_background()  # (made already: no second thread)
+    assert len(ocr._LOADER) == 1
+
+
 def test_a_name_is_trusted_at_the_ocr_bar_and_starts_with_a_capital() -> None:
     """trusted_name: what the state takes from a name line's OCR."""
     from scanner.fields import OCR_TRUST, Field, trusted_name
