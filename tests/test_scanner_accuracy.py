@@ -1404,7 +1404,10 @@ def test_ink_over_nearly_all_of_a_box_short_of_its_sides_is_no_sure_slash() -> N
     seed 83) covers 95 % of its box, but its strokes stop short of the sides (two thirds of
     its edges inked), so it does not read as filled; all its ink lies on one broad band,
     the test for one stroke, and it read silently as a slash. None of the 15,856 slashes
-    on the cached sheets covers more than 0.69 of its box: review, likely checked."""
+    on the cached sheets covers more than 0.69 of its box: review, likely checked. (End to
+    end the case reads that box either way a hair's breadth of geometry decides: as the
+    rules' slash the learned second look settles to checked, or, its ink measured a pixel
+    over, as coloured in: right, or in doubt, never a sure slash.)"""
     from scanner.marks.classifier import classify
 
     f = {"n": 540.0, "ink": 0.722, "faint": 0.813, "centre": 1.0, "level": 0.245,
@@ -1417,7 +1420,8 @@ def test_ink_over_nearly_all_of_a_box_short_of_its_sides_is_no_sure_slash() -> N
     assert classify({**f, "fill": 0.69}, True, (0.992, 0.008), photo).state == SLASHED
     case = make_case(case_seed(83, "phone", 73), "phone")
     assert case.truth["mission.exploration.1"] == CHECKED
-    assert doubted(read(case).marks["mission.exploration.1"], "mission.exploration.1", CHECKED)
+    got = read(case).marks["mission.exploration.1"]
+    assert got.state == CHECKED or doubted(got, "mission.exploration.1", CHECKED), got
 
 
 def test_a_faint_slash_widening_a_little_that_the_model_calls_a_slash_is_no_sure_tick() -> None:
