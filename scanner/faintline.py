@@ -43,15 +43,6 @@ BAND_SOME = 1.5  # BAND_SOME (interquartile ranges, at least ENDS_SPREAD wide in
 #   and 317's photos five score both, the highest 4.71, and 3.0 would take fourteen)
 
 
-def row_medians(v: np.ndarray) -> np.ndarray:
-    """np.median(v, axis=1, keepdims=True) of (N, L), L > 0 (the same values) from one
-    partition: a few microseconds instead of twenty on the small stacks read per box."""
-    n = v.shape[1]
-    lo, hi = (n - 1) // 2, n // 2
-    part = np.partition(v, [lo, hi] if hi > lo else [lo], axis=1)
-    return (part[:, lo:lo + 1] + part[:, hi:hi + 1]) / 2
-
-
 def band_z(dk: np.ndarray, mask: np.ndarray, noise: float) -> float:
     """The z-score of the darkest straight band through the middle of a box: the band's
     mean darkness over the box's median (its own background: a shadow, the print model's
@@ -131,18 +122,23 @@ def ends_z(dk: np.ndarray, mask: np.ndarray, plain: np.ndarray, noise: float) ->
     the bands. A slash across a printed number shows in the paper at both of its ends;
     a speck, or the print's residue a pixel off, on one side at most."""
     rows = end_rows(mask.astype(bool).tobytes(), plain.astype(bool).tobytes(), mask.shape)
-    if rows is None:
+    if rows is None or rows[3].all():
         return 0.0
-    return float(ends_sums(dk[None], rows)[0]) / max(noise, 1e-6)
+    pix, use, halves, short = rows
+    v = dk.ravel()[pix].astype(np.float32)
+    v -= np.median(v[use])
+    z = np.minimum(halves[0] @ v, halves[1] @ v)[~short]
+    return max(float(z.max()), 0.0) / max(noise, 1e-6)
 
 
 @lru_cache(maxsize=1024)
 def end_rows(mask_bytes: bytes, plain_bytes: bytes, shape: tuple[int, ...]
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
-    """For ends_z, over every box of one shape (`mask`, `plain`): the pixels measured,
-    which of them are plain, per half of the box each band's plain pixels there over
-    sqrt(their count), and the bands with under ENDS_MIN_PX of them in a half (left
-    out); None for a box with no band or too little plain paper."""
+    """For ends_z (and scanner.marks.audit.band_features: every box of one shape at once),
+    of a box's `mask` and `plain` paper: the pixels measured, which of them are plain, per
+    half of the box each band's plain pixels there over sqrt(their count), and the bands
+    with under ENDS_MIN_PX of them in a half (left out); None for a box with no band or
+    too little plain paper."""
     geo = _band_geometry(mask_bytes, shape)
     if geo is None:
         return None
@@ -157,19 +153,6 @@ def end_rows(mask_bytes: bytes, plain_bytes: bytes, shape: tuple[int, ...]
         halves.append(o / np.sqrt(np.maximum(cnt, 1))[:, None])
         short |= cnt < ENDS_MIN_PX
     return pix, use, np.stack(halves), short
-
-
-def ends_sums(dk: np.ndarray, rows: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-              ) -> np.ndarray:
-    """ends_z before the noise for a stack of boxes of one shape (`rows`: end_rows'): per
-    box the greatest over the bands of the lesser of a band's two ends, at least 0."""
-    pix, use, halves, short = rows
-    if short.all():
-        return np.zeros(dk.shape[0], np.float32)
-    v = dk.reshape(dk.shape[0], -1)[:, pix].astype(np.float32)
-    v -= row_medians(v[:, use])
-    z = np.minimum(v @ halves[0].T, v @ halves[1].T)[:, ~short]
-    return np.maximum(z.max(axis=1), 0.0)
 
 
 def standing_out(z: Mapping[str, float]) -> dict[str, float]:

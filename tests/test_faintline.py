@@ -19,7 +19,6 @@ from scanner.faintline import (
     ends_standing_out,
     ends_z,
     plain_standing_out,
-    row_medians,
     standing_out,
 )
 
@@ -160,14 +159,3 @@ def test_a_plain_box_is_compared_with_the_plain_boxes_alone() -> None:
     assert list(out) == ["mission.slashed.1"] and out["mission.slashed.1"] >= LINE_RATIO
     few = dict(list(plain.items())[: LINE_BOXES - 2])
     assert plain_standing_out({**few, "mission.slashed.1": line}) == {}
-
-
-@given(st.integers(1, 6), st.integers(1, 40), st.integers(0, 2**31 - 1))
-@settings(max_examples=60, deadline=None)
-def test_row_medians_are_numpys(rows: int, cols: int, seed: int) -> None:
-    v = np.random.default_rng(seed).normal(size=(rows, cols)).astype(np.float32)
-    v[:, : cols // 3] = 0.25  # (ties)
-    want = np.median(v, axis=1, keepdims=True)
-    got = row_medians(v)
-    assert got.dtype == want.dtype and got.shape == want.shape
-    assert np.array_equal(got, want)
