@@ -457,7 +457,7 @@ def darkness(obs: np.ndarray, paper: np.ndarray, slope: np.ndarray) -> np.ndarra
 def box_counts(d: np.ndarray, over: np.ndarray, inside: np.ndarray, near: np.ndarray,
                text: np.ndarray, centre: np.ndarray, t_ink: np.ndarray, t_faint: np.ndarray,
                t_print: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                        np.ndarray, np.ndarray, np.ndarray]:
+                                        np.ndarray, np.ndarray]:
     """scanner.marks.features.measure's counts per box, in one pass: pixels inked on the
     box's inside (ink), ink and faint ink away from print (d) and near or over it
     (`over`, past `t_print` too), faint ink in the middle, faint ink over the text, and
@@ -469,7 +469,6 @@ def box_counts(d: np.ndarray, over: np.ndarray, inside: np.ndarray, near: np.nda
     c_hit = np.zeros(n, np.int64)
     n_dark = np.zeros(n, np.int64)
     level = np.zeros(n, d.dtype)
-    m_all = np.zeros(n, np.int64)
     vals = np.empty(p * q, d.dtype)
     for k in range(n):
         ti, tf = t_ink[k], t_faint[k]
@@ -496,8 +495,7 @@ def box_counts(d: np.ndarray, over: np.ndarray, inside: np.ndarray, near: np.nda
                 if faint_a or faint_b:
                     vals[m] = ov if zone_b else dv
                     m += 1
-        m_all[k] = m
         if m >= 3:
             rank = min(max(int(np.floor(0.25 * (m - 1))), 0), p * q - 1)
             level[k] = np.sort(vals[:m])[m - 1 - rank]
-    return fill, n_ink, n_faint, c_hit, n_dark, level, m_all
+    return fill, n_ink, n_faint, c_hit, n_dark, level

@@ -38,7 +38,7 @@ def measure(d: np.ndarray, st: Stack, t_ink: np.ndarray, t_faint: np.ndarray,
     (`t_print`), so a light pencil stroke across "17" counts."""
     n = np.maximum(st.n_inside, 1).astype(np.float64)
     # (the thresholds are compared in their own precision, a scalar t_print in theirs)
-    fill, n_ink, n_faint, c_hit, n_dark, level, _ = box_counts(
+    fill, n_ink, n_faint, c_hit, n_dark, level = box_counts(
         d, over, st.inside, st.near, st.text, st.centre, t_ink, t_faint,
         t_ink.dtype.type(t_print))
     fill = fill / n  # a filled box hides its print
