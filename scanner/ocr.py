@@ -164,6 +164,7 @@ class _PytesseractEngine(Engine):
 
 
 _LOADING = threading.Lock()  # one engine a process, however many threads ask at once
+_LOADER: list[threading.Thread] = []  # the thread load_in_background started, if any
 
 
 def engine() -> Engine:
@@ -184,9 +185,6 @@ def load_in_background() -> None:
     _LOADER.append(loader)
     atexit.register(loader.join)
     loader.start()
-
-
-_LOADER: list[threading.Thread] = []
 
 
 @cache

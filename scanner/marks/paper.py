@@ -26,26 +26,24 @@ FAR_PAPER_MM = (3.0, 6.0)  # loop darkens its ring), nor, where that lifts it, o
 
 def ring_ranks(obs: np.ndarray, st: Stack) -> tuple[np.ndarray, np.ndarray]:
     """Each box's paper ring (N, R) in its own order, and the same partitioned once at
-    every rank _paper and _light_slope read (RING_RANKS)."""
+    every rank _paper and _light_slope read (_ring_kth)."""
     ring = _rows(obs, st.ring)
-    return ring, np.partition(ring, _ring_kth(ring.shape[1]), axis=1)
+    k85, k95, top, lo, hi = _ring_kth(ring.shape[1])
+    return ring, np.partition(ring, sorted({k85, k95, top, lo, hi}), axis=1)
 
 
-def _ring_kth(r: int) -> list[int]:
+def _ring_kth(r: int) -> tuple[int, int, int, int, int]:
     """The ranks of a ring of r pixels _paper and _light_slope read: the 85th and 95th
-    percentiles, the brightest tenth's first, the median's two."""
-    return sorted({(85 * (r - 1)) // 100, (95 * (r - 1)) // 100, r - max(1, r // 10),
-                   (r - 1) // 2, r // 2})
+    percentiles, the first of the brightest tenth, the median's two."""
+    return (85 * (r - 1)) // 100, (95 * (r - 1)) // 100, r - max(1, r // 10), (r - 1) // 2, r // 2
 
 
 def _paper(obs: np.ndarray, st: Stack, part: np.ndarray) -> np.ndarray:
     """Each box's paper level (gray): the brightest tenth of its ring (`part`, partitioned
     by ring_ranks), times the ratio of the inside's paper to the ring that this sheet shows
     on boxes of the same tone."""
-    R = part.shape[1]
-    k = max(1, R // 10)
-    k85, k95 = (85 * (R - 1)) // 100, (95 * (R - 1)) // 100
-    ring_top = part[:, -k:].mean(axis=1)
+    k85, k95, top, _, _ = _ring_kth(part.shape[1])
+    ring_top = part[:, top:].mean(axis=1)
     # the top tenth of noisy paper sits 1.75 sigma above the paper; sigma from the top
     # (85th to 95th percentile), which marks, print and tinted paper in the ring do not reach
     sigma = (part[:, k95] - part[:, k85]) / 0.609
@@ -117,10 +115,11 @@ def _light_slope(ring: np.ndarray, part: np.ndarray, st: Stack) -> np.ndarray:
     (N, P, Q): fitted to the paper of its ring (`ring`, and `part` partitioned by
     ring_ranks; the brighter half: not the print), so a shadow's edge or a light gradient
     across a box does not read as ink on its dim side."""
-    n, R = ring.shape
+    n = ring.shape[0]
     P, Q = st.size
     xs, ys = st.ring_xy
-    med = (part[:, (R - 1) // 2] + part[:, R // 2]) / 2  # (np.median's)
+    _, _, _, lo, hi = _ring_kth(ring.shape[1])
+    med = (part[:, lo] + part[:, hi]) / 2  # (np.median's)
     coef = light_planes(ring, med, xs, ys)  # (weighted least squares, compiled)
     base = np.maximum(coef[:, :1], 1.0)
     gx = np.clip(coef[:, 1:2] / base, -0.3, 0.3)[:, :, None].astype(np.float32)
