@@ -14,7 +14,9 @@ from scanner import locate as loc
 from scanner.identify import (
     _qr_detector,
     _qr_modules,
+    decode_at_finders,
     decode_in_place,
+    finder_corners,
     first_fit,
     identify,
     qr_corners,
@@ -101,3 +103,47 @@ def test_a_marker_the_quick_pass_misses_is_looked_for_again(monkeypatch: pytest.
     monkeypatch.setattr(loc, "_detect", blind_quick)
     assert sorted(loc.locate(img).corners) == [0, 1, 2, 3]
     assert modes[:2] == ["quick", "fast"]
+
+
+def _code_moved(img: np.ndarray, dx: int, dy: int, turn: float) -> np.ndarray:
+    """The page with its QR code (and its quiet zone) moved and turned a little on it, as
+    page curl or a first fit a millimetre off moves it in a photo."""
+    m = sheets.layout("career", "later", "letter")
+    x, y, w, h = m.qr[0].rect
+    s, page_h = DPI / 72, m.page_size[1]
+    u0, v0, u1, v1 = (int(x * s) - 10, int((page_h - y - h) * s) - 10,
+                      int((x + w) * s) + 10, int((page_h - y) * s) + 10)
+    part = img[v0:v1, u0:u1]
+    rot = cv2.getRotationMatrix2D(((u1 - u0) / 2, (v1 - v0) / 2), turn, 1.0)
+    rot[:, 2] += (dx, dy)
+    out = img.copy()
+    out[v0:v1, u0:u1] = 255
+    out[v0 - 20:v1 + 20, u0 - 20:u1 + 20] = cv2.warpAffine(
+        part, rot + np.array([[0, 0, 20], [0, 0, 20]]), (u1 - u0 + 40, v1 - v0 + 40),
+        borderValue=255)
+    return out
+
+
+@pytest.mark.parametrize(("dx", "dy", "turn"), [(7, -5, 0.0), (-6, 6, 2.5), (0, 8, -3.0)])
+def test_a_code_off_its_place_is_read_where_its_finders_are(dx: int, dy: int,
+                                                           turn: float) -> None:
+    img = _code_moved(blank("career", "letter"), dx, dy, turn)
+    found = loc.locate(img)
+    name, f = first_fit(found.corners)
+    crop = qr_crop(img, f, name)
+    assert decode_in_place(crop, name) == ""  # (moved far enough to miss where it should be)
+    ok, points = _qr_detector().detect(crop)
+    assert ok
+    corners = finder_corners(crop, name, _qr_modules(name)[0])
+    assert corners is not None
+    finders = [0, 1, 3]  # (the detector guesses the fourth corner, which has no finder)
+    assert np.abs(corners.reshape(4, 2)[finders] - points.reshape(4, 2)[finders]).max() <= 1.5
+    text, how = decode_at_finders(crop, name)
+    assert text.startswith("SS1:OPIAL-CAREER:LATER:LETTER") and how
+    assert identify(img, found.corners, "test").method.startswith("qr")
+
+
+def test_no_finders_where_no_code_is_printed() -> None:
+    white = np.full((312, 312), 255, np.uint8)
+    assert finder_corners(white, "letter", 25) is None
+    assert decode_at_finders(white, "letter") == ("", "")
