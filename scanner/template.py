@@ -159,9 +159,9 @@ def blank_pages(manifest: Manifest, dpi: float) -> tuple[np.ndarray, ...]:
     except ImportError:
         raise MissingDependencyError("reading marks needs pypdfium2 (to render the blank "
                                      "sheet)", "pip install pypdfium2") from None
-    from sheets.render import render
+    from sheets.render import drawn
 
-    pdf = render(manifest.kind, manifest.edition, manifest.paper).pdf
+    pdf = drawn(manifest.kind, manifest.edition, manifest.paper).pdf
     w, h = canvas_size(manifest.page_size, dpi)
     out = []
     doc = pdfium.PdfDocument(pdf)

@@ -201,6 +201,23 @@ def test_manifest_attached_and_equal_to_layout() -> None:
         assert json.loads(blob)["code"] == f"SS1:OPIAL-CAREER:{edition}:{paper}:L1".upper()
 
 
+def test_the_scanners_drawing_is_the_printed_page_without_the_attachment() -> None:
+    """The scanner compares photos with the sheet as drawn (no pypdf pass): the same
+    pixels and manifest as the PDF a user prints."""
+    import numpy as np
+    import pypdfium2 as pdfium
+
+    from sheets.render import drawn
+
+    for edition, paper in COMBOS:
+        mine, printed = drawn("career", edition, paper), rendered(edition, paper)
+        assert mine.manifest == printed.manifest
+        assert "starsheets-layout.json" not in PdfReader(io.BytesIO(mine.pdf)).attachments
+        pages = [pdfium.PdfDocument(pdf)[0].render(scale=100 / 72, grayscale=True).to_numpy()
+                 for pdf in (mine.pdf, printed.pdf)]
+        assert np.array_equal(*pages)
+
+
 def test_fillable_has_the_same_layout() -> None:
     assert rendered("later", "letter", True).manifest == rendered("later", "letter").manifest
 
