@@ -35,9 +35,9 @@ def render(kind: str, edition: str | None = None, paper: str = "letter",
 
 @lru_cache(maxsize=16)
 def _render(kind: str, edition: str, paper: str, fillable: bool) -> Rendered:
-    drawn = _drawn(kind, edition, paper, fillable)
-    return Rendered(attach_manifest(drawn.pdf, drawn.manifest), drawn.manifest,
-                    drawn.overflows)
+    plain = _drawn(kind, edition, paper, fillable)
+    return Rendered(attach_manifest(plain.pdf, plain.manifest), plain.manifest,
+                    plain.overflows)
 
 
 def drawn(kind: str, edition: str | None = None, paper: str = "letter") -> Rendered:
