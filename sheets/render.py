@@ -91,13 +91,7 @@ def attach_manifest(pdf: bytes, manifest: Manifest) -> bytes:
 def layout(kind: str, edition: str | None = None, paper: str = "letter") -> Manifest:
     """The layout manifest of a sheet, regenerated (nothing written): what a scanner
     uses once it has read the sheet code."""
-    sk = get_kind(kind)
-    return _layout(sk.id, sk.edition(edition), get_paper(paper, sk.papers).name)
-
-
-@cache
-def _layout(kind_id: str, edition: str, paper: str) -> Manifest:
-    return _drawn(kind_id, edition, paper, False).manifest
+    return drawn(kind, edition, paper).manifest
 
 
 def layout_for_code(code: str) -> Manifest:
