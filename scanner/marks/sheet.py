@@ -33,6 +33,7 @@ from scanner.marks.classifier import (
 )
 from scanner.marks.compiled import darkness as stack_darkness
 from scanner.marks.features import _sides, _specks, halo_ink, ink_reach, ink_reaches, measure
+from scanner.marks.ncc import halved
 from scanner.marks.paper import (
     _far_paper,
     _light_slope,
@@ -206,9 +207,10 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
     pad = int(np.ceil(disp)) + FIRST_PX + 8
     big = cv2.copyMakeBorder(canvas, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
     big_f = big.astype(np.float32)
-    first = align(big_f, tpl, fld, pad, FIRST_PX, outline=True)
+    half = halved(big_f)
+    first = align(big_f, tpl, fld, pad, FIRST_PX, outline=True, half=half)
     fld = refine(tpl, fld, first.shifts, first.scores, (canvas.shape[1], canvas.shape[0]))
-    fine = align(big_f, tpl, fld, pad, FINE_PX, prev=first)
+    fine = align(big_f, tpl, fld, pad, FINE_PX, prev=first, half=half)
     shifts, scores = fine.shifts, fine.scores
     ids = [g.region.id for g in tpl.regions]
     # the stack of box patches, gathered at each box's shift
