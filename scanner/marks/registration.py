@@ -192,21 +192,22 @@ def align(canvas: np.ndarray, tpl: Template, fld: Field | None = None, pad: int 
     quick = plan.quick[todo]
     found = np.zeros((todo.size, 3))
     found[quick] = search(canvas, half, plan.whole, todo[quick], u[quick], v[quick], r)
-    for i in np.flatnonzero(~quick | (found[:, 2] < SURE)):  # the window, exhaustively
-        pu0, pv0, pu1, pv1 = tpl.regions[todo[i]].patch
-        found[i] = _match(canvas, tpl.gray_f[pv0:pv1, pu0:pu1], u[i], v[i], r)
-    if outline:  # ink over much of the box: its outline may match
-        redo = found[:, 2] < OUTLINE_TRY
-        again = np.zeros((todo.size, 3))
-        fast = redo & quick
-        again[fast] = search(canvas, half, plan.outline, todo[fast], u[fast], v[fast], r)
-        for i in np.flatnonzero(redo & ~quick):
-            g = tpl.regions[todo[i]]
-            pu0, pv0, pu1, pv1 = g.patch
-            again[i] = _match(canvas, tpl.gray_f[pv0:pv1, pu0:pu1], u[i], v[i], r,
-                              (~g.inner).astype(np.uint8))  # (as outline_match)
-        better = redo & (again[:, 2] >= OUTLINE_OK)
-        found[better] = again[better]
+    weak = ~quick | (found[:, 2] < SURE)
+    if outline:  # ink over much of a box: its outline may place it
+        fast = weak & quick
+        again = search(canvas, half, plan.outline, todo[fast], u[fast], v[fast], r)
+        placed = again[:, 2] >= OUTLINE_OK
+        found[np.flatnonzero(fast)[placed]] = again[placed]
+        weak[np.flatnonzero(fast)[placed]] = False
+    for i in np.flatnonzero(weak):  # the window, exhaustively, as OpenCV scores it
+        g = tpl.regions[todo[i]]
+        pu0, pv0, pu1, pv1 = g.patch
+        t = tpl.gray_f[pv0:pv1, pu0:pu1]
+        found[i] = _match(canvas, t, u[i], v[i], r)
+        if outline and not quick[i] and found[i, 2] < OUTLINE_TRY:
+            again_i = _match(canvas, t, u[i], v[i], r, (~g.inner).astype(np.uint8))
+            if again_i[2] >= OUTLINE_OK:
+                found[i] = again_i
     sc = found[:, 2].astype(np.float32)
     scores[todo] = sc
     placed = sc >= 0.5
