@@ -1,18 +1,21 @@
 """Template matching by normalised cross-correlation, searched coarse to fine and compiled.
 
 OpenCV's `matchTemplate` (TM_CCOEFF_NORMED) goes through the Fourier domain and costs
-~40-50 us a call whatever the search radius, ~270 us with a mask: a sheet's ~370 box
+~45-55 us a call whatever the search radius, ~225 us with a mask: a sheet's ~370 box
 matches and ~50 outline matches were ~30 ms of its reading. Here every candidate place
 of a template is scored directly (the same formula, over the mask's pixels when one is
 given), and few places are scored: the template at half resolution over the whole
-search window (every second place), then at full resolution around the best of those,
+search window (every second place), then at full resolution from the best of those,
 climbing to the best neighbour until it is a peak (`search`). A surface with two peaks
 further apart than the coarse step can end on the lower one where an exhaustive search
-would not; on a printed box's outline (one peak, a few pixels wide) this does not
-happen (tests/test_marks_ncc.py; docs/scanner.md "Registration, coarse to fine").
+would not: fine for a printed box's outline (one peak a few pixels wide; measured on
+bench photos, tests/test_marks_ncc.py), not for a ruled line's ridge or rows of like
+boxes, which scanner.marks.registration searches exhaustively (docs/scanner.md,
+"Registration, coarse to fine").
 
     Patches.of(templates, masks)    each template zero-meaned once, at both resolutions
     search(img, half, pt, ...)      every template's best place within +-r of its own
+    halved(img)                     the half-resolution image `search` wants
 """
 
 from __future__ import annotations

@@ -2,9 +2,10 @@
 residual field through them (what a homography cannot model: curl, lens distortion),
 then every region matched on its printed outline, first widely, then finely.
 
-The regions are matched by scanner.marks.ncc's coarse-to-fine search; where it finds no
-good match (a box under ink), the window is searched exhaustively with OpenCV, so a weak
-match's score, which the reader weighs, is the window's best as before. The anchors are
+Boxes and bubbles are matched by scanner.marks.ncc's coarse-to-fine search; where it
+finds no good match (a box under ink) and the box's outline alone does not place it
+either, and for the written fields, the window is searched exhaustively with OpenCV, so a
+weak match's score, which the reader weighs, is the window's best as before. The anchors are
 matched exhaustively: rows of like boxes a few millimetres apart make their 50 dpi
 surfaces many-peaked, and a coarse start picks the wrong peak (243 of 1,450 anchors on
 six bench photos).
