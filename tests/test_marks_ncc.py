@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import sheets
 from scanner.marks import ncc, registration
+from scanner.template import Template
 
 
 def _exhaustive(img: np.ndarray, tmpl: np.ndarray, u: int, v: int, r: int,
@@ -110,3 +111,50 @@ def test_every_box_of_a_sheet_is_placed_as_an_exhaustive_search_places_it() -> N
             assert abs(found[k, 2] - best) < 1e-4, g.region.id
     assert clear > 0.9 * n
     assert np.median(found[:, 0]) == 2 and np.median(found[:, 1]) == -3
+
+
+def _exhaustive_align(big: np.ndarray, tpl: Template, pad: int, r: int
+                      ) -> tuple[np.ndarray, np.ndarray, int]:
+    """The first search as it was before the coarse-to-fine one: every region's window
+    matched by OpenCV, and one matching under OUTLINE_TRY again on its outline."""
+    shifts, scores, outlined = [], [], 0
+    for g in tpl.regions:
+        pu0, pv0, pu1, pv1 = g.patch
+        t = tpl.gray_f[pv0:pv1, pu0:pu1]
+        du, dv, sc = registration._match(big, t, pu0 + pad, pv0 + pad, r)
+        if sc < registration.OUTLINE_TRY:
+            du2, dv2, sc2 = registration._match(big, t, pu0 + pad, pv0 + pad, r,
+                                                (~g.inner).astype(np.uint8))
+            if sc2 >= registration.OUTLINE_OK:
+                du, dv, sc = du2, dv2, sc2
+                outlined += 1
+        shifts.append((du, dv) if sc >= 0.5 else (0, 0))
+        scores.append(sc)
+    return np.array(shifts), np.array(scores), outlined
+
+
+def test_align_places_every_region_as_the_exhaustive_search_did() -> None:
+    """A whole page, moved, blurred and noisy, with a block of boxes coloured in: align's
+    first search gives every region (boxes, bubbles, the written fields) the place and
+    the score that OpenCV's exhaustive search and outline match gave it."""
+    from scanner.template import blank
+
+    tpl = blank(sheets.layout("career", "later", "letter"), 200.0)
+    rng = np.random.default_rng(11)
+    img = cv2.GaussianBlur(tpl.gray_f, (0, 0), 1.2)
+    for g in tpl.regions:
+        if g.region.id.startswith(tuple(f"tour.{n}." for n in range(1, 7))):
+            pu0, pv0, pu1, pv1 = g.patch
+            img[pv0:pv1, pu0:pu1][g.inner] = 40.0
+    img = img + rng.normal(0, 5, img.shape)
+    h, w = img.shape
+    img = cv2.warpAffine(img.astype(np.float32), np.float32([[1, 0, -1.6], [0, 1, 2.7]]),
+                         (w, h), borderMode=cv2.BORDER_REPLICATE)
+    pad = 16
+    big = cv2.copyMakeBorder(img, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    got = registration.align(big, tpl, None, pad, registration.FIRST_PX, outline=True)
+    shifts, scores, outlined = _exhaustive_align(big, tpl, pad, registration.FIRST_PX)
+    assert outlined >= 20  # the block coloured in is placed by its outlines
+    assert np.array_equal(got.shifts, shifts)
+    assert np.abs(got.scores - scores).max() < 1e-4
+    assert np.median(shifts[:, 0]) == -2 and np.median(shifts[:, 1]) == 3
