@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 from numba import njit
 
-FLAT = 1e-6  # a window (or template) with less variance than this scores 0, as in OpenCV
+FLAT = 1e-6  # a window (or template) this flat for its size scores 0, as OpenCV gives it
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ class Patches:
     @staticmethod
     def of(templates: list[np.ndarray], masks: list[np.ndarray | None]) -> Patches:
         """Patches from templates (float32) and their masks (bool, or None: all pixels)."""
-        full = _flat(templates, masks)
+        full = _packed(templates, masks)
         halves, hmasks = [], []
         for t, m in zip(templates, masks, strict=True):
             h, w = t.shape[0] // 2, t.shape[1] // 2
@@ -60,13 +60,14 @@ class Patches:
             hmasks.append(None if m is None else cv2.resize(
                 m[:2 * h, :2 * w].astype(np.float32), (w, h),
                 interpolation=cv2.INTER_AREA) >= 0.5)
-        half = _flat(halves, hmasks)
-        return Patches(*full, np.array([m is None for m in masks], bool), *half[:2],
-                       half[2], half[3], half[4], half[5])
+        half = _packed(halves, hmasks)
+        return Patches(*full, np.array([m is None for m in masks], bool), *half)
 
 
-def _flat(templates: list[np.ndarray], masks: list[np.ndarray | None]
-          ) -> tuple[np.ndarray, ...]:
+def _packed(templates: list[np.ndarray], masks: list[np.ndarray | None]
+            ) -> tuple[np.ndarray, ...]:
+    """Shapes, offsets, zero-meaned values, masks, sums of squares and pixel counts of
+    `templates`, one flat array each (Patches' fields)."""
     shape = np.array([t.shape for t in templates], np.int64).reshape(-1, 2)
     ptr = np.zeros(len(templates) + 1, np.int64)
     ptr[1:] = np.cumsum(shape[:, 0] * shape[:, 1])
