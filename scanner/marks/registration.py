@@ -195,20 +195,20 @@ def align(canvas: np.ndarray, tpl: Template, fld: Field | None = None, pad: int 
     found[quick] = search(canvas, half, plan.whole, todo[quick], u[quick], v[quick], r)
     weak = ~quick | (found[:, 2] < SURE)
     if outline:  # ink over much of a box: its outline may place it
-        fast = weak & quick
-        again = search(canvas, half, plan.outline, todo[fast], u[fast], v[fast], r)
-        placed = again[:, 2] >= OUTLINE_OK
-        found[np.flatnonzero(fast)[placed]] = again[placed]
-        weak[np.flatnonzero(fast)[placed]] = False
+        boxes = np.flatnonzero(weak & quick)
+        rims = search(canvas, half, plan.outline, todo[boxes], u[boxes], v[boxes], r)
+        ok = rims[:, 2] >= OUTLINE_OK
+        found[boxes[ok]] = rims[ok]
+        weak[boxes[ok]] = False
     for i in np.flatnonzero(weak):  # the window, exhaustively, as OpenCV scores it
         g = tpl.regions[todo[i]]
         pu0, pv0, pu1, pv1 = g.patch
         t = tpl.gray_f[pv0:pv1, pu0:pu1]
         found[i] = _match(canvas, t, u[i], v[i], r)
         if outline and not quick[i] and found[i, 2] < OUTLINE_TRY:
-            again_i = _match(canvas, t, u[i], v[i], r, (~g.inner).astype(np.uint8))
-            if again_i[2] >= OUTLINE_OK:
-                found[i] = again_i
+            rim = _match(canvas, t, u[i], v[i], r, (~g.inner).astype(np.uint8))
+            if rim[2] >= OUTLINE_OK:
+                found[i] = rim
     sc = found[:, 2].astype(np.float32)
     scores[todo] = sc
     placed = sc >= 0.5
