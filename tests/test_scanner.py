@@ -983,6 +983,28 @@ def test_a_flat_stroke_in_a_digit_cell(h: float, w: float, mid: float, want: str
     assert _flat(h, w, mid) == want
 
 
+def _cell_with(*strokes: tuple[tuple[int, int], tuple[int, int]]) -> np.ndarray:
+    ink = np.zeros((29, 31), np.uint8)
+    for a, b in strokes:
+        cv2.line(ink, a, b, 1, 1)
+    return ink.astype(bool)
+
+
+@pytest.mark.parametrize(("strokes", "want"), [
+    ((((27, 4), (27, 22)),), True),  # the frame's right side, left by its blur
+    ((((4, 3), (27, 3)), ((27, 3), (27, 22))), True),  # ... and its top: an L, a 7's shape
+    ((((3, 25), (27, 26)),), True),  # its bottom
+    ((((15, 4), (15, 24)),), False),  # a 1
+    ((((22, 4), (23, 24)),), False),  # a 1 written to the right
+    ((((5, 4), (25, 4)), ((25, 4), (12, 24))), False),  # a 7 (its bar along the top)
+])
+def test_ink_only_along_a_cells_sides_is_the_frame(
+        strokes: tuple[tuple[tuple[int, int], tuple[int, int]], ...], want: bool) -> None:
+    from scanner.fields import hugs_frame
+
+    assert hugs_frame(_cell_with(*strokes)) == want
+
+
 def test_mark_meaning() -> None:
     assert meaning("skill.gunnery.1", SLASHED) == CHECKED
     assert meaning("mission.aid.1", SLASHED) == SLASHED

@@ -1638,6 +1638,24 @@ def test_ink_in_a_printed_number_far_past_the_last_mark_is_a_review() -> None:
     assert "promotion.19 before it is empty" in m.why or AUDIT_WHY in m.why, m
 
 
+@pytest.mark.parametrize(("seed", "index"), [(1657, 36), (1595, 59)])
+def test_an_empty_score_line_on_a_shaded_blurred_photo_reads_empty(seed: int, index: int
+                                                                   ) -> None:
+    """Seed 1657, phone 36 (and 1595 phone 59, session 54's): the player wrote no Final
+    Promotion score; what the frame's blur (or a misregistration) left along its last
+    cell's right side and top, on paper darker than the ring the line is measured
+    against, read `7` at 1.0 ("you wrote 7; the sheet scores 30"). Ink only along a
+    cell's sides is no digit (fields.hugs_frame)."""
+    case = make_case(case_seed(seed, "phone", index), "phone")
+    gray = cv2.imdecode(np.frombuffer(case.encoded, np.uint8), cv2.IMREAD_GRAYSCALE)
+    res = scan_page(PageImage(f"phone-{index}", gray), ocr=True)
+    if "skipped" in res.ocr:
+        pytest.skip("Tesseract not installed")
+    assert (case.state.written or {}).get("final_promotion") is None
+    assert res.ocr["score.final_promotion"]["value"] is None
+    assert not [f for f in res.findings if f.code == "score-miscount"]
+
+
 @pytest.mark.parametrize("network", [False, True])
 def test_a_grand_total_read_unsurely_is_confirmed_by_the_lines_sum(
         network: bool, monkeypatch: pytest.MonkeyPatch) -> None:
