@@ -80,7 +80,7 @@ def _init() -> None:
 
 def cells_of(path: str) -> tuple[list[np.ndarray], list[int]]:
     """One case read: the glyph and truth of each digit cell the reader would classify."""
-    from scanner.fields import CELL_INK, is_flat
+    from scanner.fields import CELL_INK, hugs_frame, is_flat
     from scanner.pipeline import scan_file
     from sheets.fill import digit_cells_text
     from starsheets.errors import StarsheetsError
@@ -99,7 +99,7 @@ def cells_of(path: str) -> tuple[list[np.ndarray], list[int]]:
         chars = digit_cells_text(int(t), len(subs)) if t not in (None, "") else [""] * len(subs)
         for sub, ch in zip(subs, chars, strict=True):
             ink = sub > t_ink
-            if ink.mean() < CELL_INK or is_flat(ink):
+            if ink.mean() < CELL_INK or hugs_frame(ink) or is_flat(ink):
                 continue
             out.append((digits.glyph(sub, t_ink) * 255).round().astype(np.uint8))
             labels.append(CHARS.index(ch))
