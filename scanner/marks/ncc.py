@@ -52,16 +52,11 @@ class Patches:
     @staticmethod
     def of(templates: list[np.ndarray], masks: list[np.ndarray | None]) -> Patches:
         """Patches from templates (float32) and their masks (bool, or None: all pixels)."""
-        full = _packed(templates, masks)
-        halves, hmasks = [], []
-        for t, m in zip(templates, masks, strict=True):
-            h, w = t.shape[0] // 2, t.shape[1] // 2
-            halves.append(cv2.resize(t[:2 * h, :2 * w], (w, h), interpolation=cv2.INTER_AREA))
-            hmasks.append(None if m is None else cv2.resize(
-                m[:2 * h, :2 * w].astype(np.float32), (w, h),
-                interpolation=cv2.INTER_AREA) >= 0.5)
-        half = _packed(halves, hmasks)
-        return Patches(*full, np.array([m is None for m in masks], bool), *half)
+        half = _packed([halved(t) for t in templates],
+                       [None if m is None else halved(m.astype(np.float32)) >= 0.5
+                        for m in masks])
+        return Patches(*_packed(templates, masks), np.array([m is None for m in masks], bool),
+                       *half)
 
 
 def _packed(templates: list[np.ndarray], masks: list[np.ndarray | None]
@@ -77,8 +72,8 @@ def _packed(templates: list[np.ndarray], masks: list[np.ndarray | None]
     n = np.zeros(len(templates))
     for k, (t, m) in enumerate(zip(templates, masks, strict=True)):
         keep = np.ones(t.shape, bool) if m is None else m.astype(bool)
-        vals = t.astype(np.float64)[keep]
-        z = np.where(keep, t.astype(np.float64) - (vals.mean() if vals.size else 0.0), 0.0)
+        t64 = t.astype(np.float64)
+        z = np.where(keep, t64 - (t64[keep].mean() if keep.any() else 0.0), 0.0)
         tz[ptr[k]:ptr[k + 1]] = z.ravel()
         mk[ptr[k]:ptr[k + 1]] = keep.ravel()
         tn[k] = float((z * z).sum())
