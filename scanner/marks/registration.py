@@ -49,6 +49,7 @@ class _Plan:
     whole: Patches
     outline: Patches
     corner: np.ndarray  # (n, 2): each region's patch's top-left corner on the canvas
+    centre: np.ndarray  # (n, 2): and its centre (where the field is read for it)
     quick: np.ndarray  # (n,) bool: a box or bubble (QUICK_KINDS)
 
 
@@ -64,6 +65,8 @@ def _plan(tpl: Template) -> _Plan:
     plan = _Plan(Patches.of(patches, [None] * len(patches)),
                  Patches.of(patches, [~g.inner for g in tpl.regions]),
                  np.array([g.patch[:2] for g in tpl.regions], int).reshape(-1, 2),
+                 np.array([((g.patch[0] + g.patch[2]) / 2, (g.patch[1] + g.patch[3]) / 2)
+                           for g in tpl.regions]).reshape(-1, 2),
                  np.array([g.region.kind in QUICK_KINDS for g in tpl.regions], bool))
     if len(_PLANS) > 8:
         _PLANS.clear()
@@ -114,9 +117,7 @@ def refine(tpl: Template, fld: Field, shifts: np.ndarray, scores: np.ndarray,
            size: tuple[int, int]) -> Field:
     """The field again, through where the regions' printed outlines were found (full
     resolution, many points: the boxes themselves are the best anchors)."""
-    n = len(tpl.regions)
-    centres = np.array([((g.patch[0] + g.patch[2]) / 2, (g.patch[1] + g.patch[3]) / 2)
-                        for g in tpl.regions]).reshape(n, 2)
+    centres = _plan(tpl).centre
     good = scores >= 0.6
     if good.sum() < 12:
         return fld
@@ -172,8 +173,7 @@ def align(canvas: np.ndarray, tpl: Template, fld: Field | None = None, pad: int 
     its whole patch does not place is matched on its outline alone."""
     plan = _plan(tpl)
     n = len(tpl.regions)
-    centres = np.array([((g.patch[0] + g.patch[2]) / 2, (g.patch[1] + g.patch[3]) / 2)
-                        for g in tpl.regions]).reshape(n, 2)
+    centres = plan.centre
     pred = fld(centres[:, 0], centres[:, 1]) if fld is not None else np.zeros((n, 2))
     base = np.round(pred).astype(int)
     shifts = base.copy()
