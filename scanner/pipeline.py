@@ -205,7 +205,8 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False,
     doubt_marks_past_empty(reading.marks, tracks)  # (before: such a mark breaks the order)
     doubt_marks_in_future_tours(reading.marks, tours_with_missions(rules))
     settled = settle(reading.marks, tracks, trust_empty=not reading.light)
-    doubt_lone_gaps(reading.marks, tracks)  # (after: a sheet with a gap settles nothing)
+    # (after settle: a sheet with a gap settles nothing)
+    doubt_lone_gaps(reading.marks, tracks, plain=reading.plain)
     for refused in (require_legible(reading, res.source, anyway, f.square_on),
                     require_low_res_legible(reading.marks, f.dpi, res.source, anyway)):
         if refused:

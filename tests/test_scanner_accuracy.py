@@ -1653,7 +1653,24 @@ def test_an_empty_score_line_on_a_shaded_blurred_photo_reads_empty(seed: int, in
         pytest.skip("Tesseract not installed")
     assert (case.state.written or {}).get("final_promotion") is None
     assert res.ocr["score.final_promotion"]["value"] is None
-    assert not [f for f in res.findings if f.code == "score-miscount"]
+    assert not [f for f in res.findings if f["code"] == "score-miscount"]
+
+
+def test_boxes_a_player_skipped_on_a_clean_render_are_read_empty() -> None:
+    """Seed 1693, clean 16: a sheet marked out of order in black ink, clean, with four
+    boxes skipped before a mark on their tracks. They hold no ink at all; until session 58
+    all four went to review as marks perhaps missed. On a plain sheet (as quiet as a scan,
+    its marks dark) a bare box is the player's skip: read empty, and the validator says
+    the boxes are out of order."""
+    case = make_case(case_seed(1693, "clean", 16), "clean")
+    res = read(case)
+    skipped = ("mission.training.2", "mission.training.4", "mission.escort.3",
+               "mission.battle.1")
+    assert all(case.truth[rid] == EMPTY for rid in skipped)
+    assert [res.marks[rid].state for rid in skipped] == [EMPTY] * 4
+    assert not [rid for rid, m in res.marks.items() if m.state == REVIEW]
+    assert {"mission.training.2", "mission.escort.3", "mission.battle.1"} <= {
+        r for f in res.findings if f["code"] == "boxes-out-of-order" for r in f["boxes"]}
 
 
 @pytest.mark.parametrize("network", [False, True])

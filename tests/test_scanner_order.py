@@ -11,6 +11,7 @@ from scanner.marks import CHECKED, EMPTY, INK, REVIEW, SLASHED, Mark
 from scanner.marks.classifier import FAINT_MARK_WHY
 from scanner.marks.sheet import FAINT_LINE_WHY, LIKE_MARKS_WHY
 from scanner.order import (
+    BARE_FAINT,
     LONE_GAPS,
     MISSED_GAPS,
     breaks_order,
@@ -163,6 +164,23 @@ def test_a_lone_gap_goes_to_review() -> None:
     assert (m.state, m.likely, m.doubt) == (REVIEW, EMPTY, INK)
     assert "mission.aid.2 after it is marked" in m.why
     assert marks[TRACK[1]].state == REVIEW
+
+
+def test_a_bare_gap_on_a_plain_sheet_is_the_players_skip() -> None:
+    """On a sheet as quiet as a scan whose marks are dark (`plain`), a gap box with no ink
+    and almost no faint ink holds no missed mark: it stays empty and the validator reports
+    the gap. A gap with faint ink, or any gap on another sheet, is still a review."""
+    def gap_sheet(faint: float) -> dict[str, Mark]:
+        bare = Mark(EMPTY, 1.0, EMPTY, "", {"ink": 0.0, "faint": faint})
+        return {TRACK[0]: sure(CHECKED), TRACK[1]: bare, TRACK[2]: sure(CHECKED)}
+
+    marks = gap_sheet(0.004)
+    assert doubt_lone_gaps(marks, [TRACK], plain=True) == []
+    assert marks[TRACK[1]].state == EMPTY
+    assert doubt_lone_gaps(gap_sheet(0.004), [TRACK]) == [TRACK[1]]
+    assert doubt_lone_gaps(gap_sheet(BARE_FAINT), [TRACK], plain=True) == [TRACK[1]]
+    unmeasured = {TRACK[0]: sure(CHECKED), TRACK[1]: sure(EMPTY), TRACK[2]: sure(CHECKED)}
+    assert doubt_lone_gaps(unmeasured, [TRACK], plain=True) == [TRACK[1]]
 
 
 TWENTY = tuple(f"promotion.{i}" for i in range(1, 21))

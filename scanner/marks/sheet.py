@@ -172,6 +172,12 @@ class Reading:
         """The sheet's marks are barely darker than its ink threshold (LIGHT_RATIO)."""
         return self.contrast < LIGHT_RATIO
 
+    @property
+    def plain(self) -> bool:
+        """The sheet is as quiet as a scan (SCAN_NOISE) and its marks are not light: a
+        mark shows there, and a box with no ink holds none."""
+        return self.calibration.noise < SCAN_NOISE and not self.light
+
 
 ALT_FAINT = 0.5  # a faint mark of which the blurrier of two such models leaves less than this
 #                  share is the print's blur as much as ink: review
