@@ -52,6 +52,7 @@ from scanner.order import (
     doubt_lone_gaps,
     doubt_marks_in_future_tours,
     doubt_marks_past_empty,
+    doubt_next_empty,
     doubt_unsure_before_review,
     settle,
 )
@@ -214,6 +215,7 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False,
     # (after the refusals: the boxes it sends to review say nothing of the photo's quality)
     shapeless = doubt_low_resolution(reading.marks, f.dpi, inks)
     doubt_unsure_before_review(reading.marks, tracks)
+    doubt_next_empty(reading.marks, tracks)
     res.warnings.extend(faint_warnings(reading))
     if f.dpi < LOW_RES_DPI:
         res.warnings.append(f"at {f.dpi:.0f} pixels per inch a mark's shape does not show: "

@@ -1656,6 +1656,21 @@ def test_an_empty_score_line_on_a_shaded_blurred_photo_reads_empty(seed: int, in
     assert not [f for f in res.findings if f["code"] == "score-miscount"]
 
 
+def test_a_pencil_tick_lost_just_after_its_track_s_last_mark_is_a_review() -> None:
+    """Seed 1669, phone 5 (held out, session 58): grey pencil on a defocused, tilted
+    photo; the ticks in promotion.60 and the third Siege box leave almost no ink and read
+    empty (0.71, 0.8), silently. Each is the next box in its track's order after a mark,
+    where the learned second look is less sure of empty than it is of nearly every empty
+    box (0.98, 0.91): a review now (order.doubt_next_empty)."""
+    case = make_case(case_seed(1669, "phone", 5), "phone")
+    res = read(case)
+    for rid in ("promotion.60", "mission.siege.3"):
+        assert case.truth[rid] == CHECKED
+        m = res.marks[rid]
+        assert (m.state, m.likely) == (REVIEW, EMPTY), m
+        assert "the next box after" in m.why, m
+
+
 def test_boxes_a_player_skipped_on_a_clean_render_are_read_empty() -> None:
     """Seed 1693, clean 16: a sheet marked out of order in black ink, clean, with four
     boxes skipped before a mark on their tracks. They hold no ink at all; until session 58

@@ -14,10 +14,12 @@ from scanner.order import (
     BARE_FAINT,
     LONE_GAPS,
     MISSED_GAPS,
+    NEXT_EMPTY_DOUBT,
     breaks_order,
     doubt_lone_gaps,
     doubt_marks_in_future_tours,
     doubt_marks_past_empty,
+    doubt_next_empty,
     doubt_unsure_before_review,
     gaps,
     settle,
@@ -181,6 +183,29 @@ def test_a_bare_gap_on_a_plain_sheet_is_the_players_skip() -> None:
     assert doubt_lone_gaps(gap_sheet(BARE_FAINT), [TRACK], plain=True) == [TRACK[1]]
     unmeasured = {TRACK[0]: sure(CHECKED), TRACK[1]: sure(EMPTY), TRACK[2]: sure(CHECKED)}
     assert doubt_lone_gaps(unmeasured, [TRACK], plain=True) == [TRACK[1]]
+
+
+def test_the_next_box_after_a_track_s_last_mark_needs_the_model_sure_it_is_empty() -> None:
+    """1669 phone 5: pencil ticks in promotion.60 and the third Siege box, each just after
+    its track's last mark, read empty (0.71, 0.8) and the learned second look less sure
+    than usual (0.98, 0.91): silent errors until session 58. The next box in a track's
+    order is where a missed mark is likeliest; a box further on is left to the order."""
+    def read_empty(p: float) -> Mark:
+        return Mark(EMPTY, 0.7, EMPTY, "", {"ink": 0.0, "faint": 0.01, "audit_p": p})
+
+    marks = {TRACK[0]: sure(CHECKED), TRACK[1]: read_empty(0.98), TRACK[2]: read_empty(0.9),
+             MISSION[0]: sure(SLASHED), MISSION[1]: read_empty(NEXT_EMPTY_DOUBT),
+             MISSION[2]: read_empty(0.5)}
+    assert doubt_next_empty(marks, [TRACK, MISSION]) == [TRACK[1]]
+    m = marks[TRACK[1]]
+    assert (m.state, m.likely, m.doubt) == (REVIEW, EMPTY, INK)
+    assert "after promotion.1's mark" in m.why and "empty 0.980" in m.why
+    assert marks[TRACK[2]].state == EMPTY  # (not next: the order leaves it)
+    assert marks[MISSION[1]].state == EMPTY  # (the model sure enough)
+    untouched = {TRACK[0]: read_empty(0.5), TRACK[1]: read_empty(0.5)}  # (no mark)
+    assert doubt_next_empty(untouched, [TRACK]) == []
+    last = {rid: sure(CHECKED) for rid in MISSION}  # (the track full: no next box)
+    assert doubt_next_empty(last, [MISSION]) == []
 
 
 TWENTY = tuple(f"promotion.{i}" for i in range(1, 21))
