@@ -36,7 +36,12 @@ read in order, so nothing else changes).
 A sheet read in order but for a few lone gaps (up to MISSED_GAPS: doubt_lone_gaps, after
 settling, which such a sheet is spared) has those boxes sent to review: a mark the reading
 missed (a slash too light or too blurred to show, hidden by the print) as much as a box
-the player skipped.
+the player skipped; but on a plain sheet (as quiet as a scan, its marks not light) a bare
+gap box was skipped: a mark would show there.
+
+The next box on a track after its last mark is where a mark the reading missed is
+likeliest (the player's next one). Read empty, it needs the learned second look surer of
+that than other boxes do (doubt_next_empty, NEXT_EMPTY_DOUBT).
 """
 
 from __future__ import annotations
@@ -72,10 +77,10 @@ MISSED_GAPS = 6  # a sheet whose reading leaves at most this many boxes empty be
 GAP_CONFIDENCE = 0.4
 NEXT_EMPTY_DOUBT = 0.995  # the next box on a track after its last mark, read empty, needs the
 #   learned second look this sure of it (doubt_next_empty; elsewhere DOUBT, 0.3). Session
-#   58: of the 14,190 such boxes on 1,201 harsh and mild photos read (seeds 0, 1613-1697)
-#   the model gave 7 under 0.995, 4 of them marks missed (silent errors on four sheets,
-#   all of them there: 1631 phone 59, 1637 phone 80, 1669 phone 5 twice; 0.45-0.994); the
-#   right readings under it 0.990-0.992, and 28 more at 0.995-0.999
+#   58: of the 14,190 such boxes on the 1,201 photos read of seeds 0 and 1613-1697 the
+#   model gave 7 under 0.995: 4 marks missed (0.45-0.994: the silent errors of 1631 phone
+#   59, 1637 phone 80 and 1669 phone 5, twice) and 3 empty boxes (0.990-0.992); the 28 at
+#   0.995-0.999 are all empty. On 2,322 scans and clean renders none is under 0.998
 BARE_FAINT = 0.01  # a gap box with no ink and faint ink on less of it than this is bare: on
 #   a plain sheet (as quiet as a scan, its marks not light) the player skipped it, no mark
 #   was missed. Session 58: 1693 clean 16, a scrambled sheet in black ink, sent its four

@@ -223,6 +223,8 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False,
                             "in or cancelled, faint) and the written score lines not checked; "
                             "a photo of 2 megapixels or more reads them")
     by_rules = settle_by_rules(reading.marks, rules)
+    doubt_next_empty(reading.marks, tracks)  # (again: a review settled as a mark makes the
+    #   box after it the next one; 1723 phone 31, skill.efficiency.1 and .2)
     doubt_by_rules(reading.marks, rules)  # (after: a box it doubts is never settled)
     doubt_named_missing(reading.marks, rules)  # (last: once the sheet's reviews are known)
     res.marks = reading.marks

@@ -1671,6 +1671,20 @@ def test_a_pencil_tick_lost_just_after_its_track_s_last_mark_is_a_review() -> No
         assert "the next box after" in m.why, m
 
 
+def test_the_box_after_a_mark_the_page_settled_is_the_next_box_too() -> None:
+    """Seed 1723, phone 31 (held out, session 58): skill.efficiency.1's pale tick is a
+    review that the page's rules settle as a mark (its successes grant the level); the
+    tick in .2 read empty at 0.76, the learned second look at 0.94, and the sheet came
+    back clean. Next boxes are looked at again once the page has settled its reviews."""
+    case = make_case(case_seed(1723, "phone", 31), "phone")
+    res = read(case)
+    assert case.truth["skill.efficiency.2"] == CHECKED
+    assert res.marks["skill.efficiency.1"].state == CHECKED
+    m = res.marks["skill.efficiency.2"]
+    assert (m.state, m.likely) == (REVIEW, EMPTY), m
+    assert "the next box after skill.efficiency.1's mark" in m.why, m
+
+
 def test_boxes_a_player_skipped_on_a_clean_render_are_read_empty() -> None:
     """Seed 1693, clean 16: a sheet marked out of order in black ink, clean, with four
     boxes skipped before a mark on their tracks. They hold no ink at all; until session 58
