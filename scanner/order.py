@@ -92,10 +92,16 @@ def gaps(marks: Mapping[str, Mark], tracks: Sequence[Sequence[str]]) -> list[tup
     """Every box read empty before a box read marked on its track, with that mark's id."""
     out = []
     for ids in tracks:
-        states = [marks[rid].state if rid in marks else None for rid in ids]
-        last = max((i for i, s in enumerate(states) if s in (CHECKED, SLASHED)), default=-1)
-        out += [(ids[i], ids[last]) for i in range(last) if states[i] == EMPTY]
+        last = _last_mark(marks, ids)
+        out += [(ids[i], ids[last]) for i in range(last)
+                if ids[i] in marks and marks[ids[i]].state == EMPTY]
     return out
+
+
+def _last_mark(marks: Mapping[str, Mark], ids: Sequence[str]) -> int:
+    """The index of a track's last box read marked (-1 if none)."""
+    return max((i for i, rid in enumerate(ids) if rid in marks
+                and marks[rid].state in (CHECKED, SLASHED)), default=-1)
 
 
 def doubt_lone_gaps(marks: dict[str, Mark], tracks: Sequence[Sequence[str]],
@@ -157,8 +163,7 @@ def doubt_next_empty(marks: dict[str, Mark], tracks: Sequence[Sequence[str]]) ->
     order, so the mark a reading misses is likeliest there."""
     doubted = []
     for ids in tracks:
-        last = max((i for i, rid in enumerate(ids) if rid in marks
-                    and marks[rid].state in (CHECKED, SLASHED)), default=-1)
+        last = _last_mark(marks, ids)
         if last < 0 or last + 1 >= len(ids) or ids[last + 1] not in marks:
             continue
         rid = ids[last + 1]
