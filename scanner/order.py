@@ -158,9 +158,10 @@ def doubt_unsure_before_review(marks: dict[str, Mark], tracks: Sequence[Sequence
 
 def doubt_next_empty(marks: dict[str, Mark], tracks: Sequence[Sequence[str]]) -> list[str]:
     """The next box in order on each track (just after its last box read marked), read
-    empty where the learned second look gives that reading under NEXT_EMPTY_DOUBT, goes to
-    review (in place), likely empty, a doubt of ink; their ids. A player fills a track in
-    order, so the mark a reading misses is likeliest there."""
+    empty outright (not settled: the page's rules or order decided a settled box) where
+    the learned second look gives that reading under NEXT_EMPTY_DOUBT, goes to review (in
+    place), likely empty, a doubt of ink; their ids. A player fills a track in order, so
+    the mark a reading misses is likeliest there."""
     doubted = []
     for ids in tracks:
         last = _last_mark(marks, ids)
@@ -169,7 +170,7 @@ def doubt_next_empty(marks: dict[str, Mark], tracks: Sequence[Sequence[str]]) ->
         rid = ids[last + 1]
         m = marks[rid]
         p = m.features.get("audit_p", 1.0)
-        if m.state == EMPTY and p < NEXT_EMPTY_DOUBT:
+        if m.state == EMPTY and not m.why and p < NEXT_EMPTY_DOUBT:
             marks[rid] = Mark(REVIEW, GAP_CONFIDENCE, EMPTY,
                               f"read empty, the next box after {ids[last]}'s mark, and the "
                               f"learned second look doubts it (empty {p:.3f}): a light mark "

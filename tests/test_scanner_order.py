@@ -206,6 +206,10 @@ def test_the_next_box_after_a_track_s_last_mark_needs_the_model_sure_it_is_empty
     assert doubt_next_empty(untouched, [TRACK]) == []
     last = {rid: sure(CHECKED) for rid in MISSION}  # (the track full: no next box)
     assert doubt_next_empty(last, [MISSION]) == []
+    settled = {TRACK[0]: sure(CHECKED),
+               TRACK[1]: Mark(EMPTY, 0.6, EMPTY, "settled by the rest of the page: empty",
+                              {"audit_p": 0.9})}  # (the page decided it: 101 phone 91)
+    assert doubt_next_empty(settled, [TRACK]) == []
 
 
 TWENTY = tuple(f"promotion.{i}" for i in range(1, 21))
