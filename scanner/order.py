@@ -61,6 +61,7 @@ from scanner.marks import (
     light_mark,
     unclear_ink,
 )
+from scanner.marks.audit import settle_bar
 
 SETTLED_CONFIDENCE = 0.6
 ANCHOR_CONFIDENCE = 0.8  # a reading this sure settles the boxes its track's order decides
@@ -189,12 +190,15 @@ def _sure(marks: Mapping[str, Mark], ids: Sequence[str]) -> tuple[int, int]:
     return last_mark, first_empty
 
 
-def doubt_marks_past_empty(marks: dict[str, Mark], tracks: Sequence[Sequence[str]]
-                           ) -> list[str]:
+def doubt_marks_past_empty(marks: dict[str, Mark], tracks: Sequence[Sequence[str]],
+                           plain: bool = False) -> list[str]:
     """A mark read from light evidence (marks.light_mark: a little ink in its printed
     number, or a faint stroke) past more than LONE_GAPS sure empty boxes, on a track whose
     sure readings keep the order, goes to review (in place); their ids. (Past one or two,
-    a mark missed in them is as likely: doubt_lone_gaps sends those to review instead.)"""
+    a mark missed in them is as likely: doubt_lone_gaps sends those to review instead.)
+    On a `plain` sheet (as quiet as a scan, its marks not light) a mark the learned second
+    look is as sure of as would settle a review there stays: no noise makes such a mark,
+    so the player filled the track out of order (the validator reports it)."""
     doubted = []
     for ids in tracks:
         last_mark, first_empty = _sure(marks, ids)
@@ -207,7 +211,7 @@ def doubt_marks_past_empty(marks: dict[str, Mark], tracks: Sequence[Sequence[str
                 continue
             if m.state == EMPTY and m.confidence >= ANCHOR_CONFIDENCE:
                 empties += 1
-            elif light_mark(m) and empties > LONE_GAPS:
+            elif light_mark(m) and empties > LONE_GAPS and not (plain and _model_sure(m)):
                 said, cause = (("a little ink in the print read as a mark", "the print's residue")
                                if from_ink_in_print(m) else ("a light mark", "the photo's noise"))
                 marks[rid] = Mark(REVIEW, GAP_CONFIDENCE, m.state,
@@ -215,6 +219,12 @@ def doubt_marks_past_empty(marks: dict[str, Mark], tracks: Sequence[Sequence[str
                                   f"mark out of order, or {cause}?", m.features, INK)
                 doubted.append(rid)
     return doubted
+
+
+def _model_sure(m: Mark) -> bool:
+    """Whether the learned second look gives a mark's reading what settles a review on a
+    plain sheet (audit.settle_bar)."""
+    return m.features.get("audit_p", 0.0) >= settle_bar(m.state, quiet=True, light=False)
 
 
 def doubt_marks_in_future_tours(marks: dict[str, Mark],

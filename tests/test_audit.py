@@ -248,6 +248,29 @@ def test_on_a_sheet_as_quiet_as_a_scan_the_model_settles_what_it_is_sure_of(
         assert mk.state == REVIEW and mk.why == why
 
 
+@pytest.mark.parametrize(("read", "logits", "quiet", "got"), [
+    (CHECKED, [0.0, 0.0, 6.0, 0.0], True, SLASHED),  # a scan: the model's slash at 0.993
+    (SLASHED, [0.0, 6.0, 0.0, 0.0], True, CHECKED),  # ... or its tick
+    (CHECKED, [0.0, 0.0, 5.0, 0.0], True, REVIEW),  # ... a slash at 0.98: under the bar
+    (CHECKED, [0.0, 0.0, 6.0, 0.0], False, REVIEW),  # a photo: 0.993 is under SETTLE
+    (CHECKED, [0.0, 0.0, 9.0, 0.0], False, SLASHED),  # ... 0.9996 is not
+    (CHECKED, [6.0, 0.0, 0.0, 0.0], True, REVIEW),  # empty: whether a mark is there at all
+    #   is never settled against the rules
+])
+def test_a_mark_whose_shape_the_model_reads_the_other_way_is_read_as_it_says(
+        tmp_path: Path, read: str, logits: list[float], quiet: bool, got: str) -> None:
+    path = _model(tmp_path, logits, 5)
+    marks = {"a": Mark(read, 1.0, read, "", {"ink": 0.3})}
+    sent = audit.second_look(marks, ["a"], np.zeros((1, 5), np.float32), path, quiet=quiet)
+    mk = marks["a"]
+    assert mk.state == got and sent == (["a"] if got == REVIEW else [])
+    if got != REVIEW:
+        assert mk.doubt == SETTLED and mk.why.startswith(f"{audit.SHAPE_SETTLE_WHY}: {got} (0.9")
+        assert mk.why.endswith(f"the rules: {read}")
+    else:
+        assert "calls it" in mk.why
+
+
 def test_a_photo_too_coarse_for_shapes_has_nothing_settled(tmp_path: Path) -> None:
     path = _model(tmp_path, [0.0, 0.0, 9.0, 0.0], 5)  # all but sure of a slash
     marks = {"a": Mark(REVIEW, 0.4, SLASHED, "faint mark: tick, cross or slash?")}

@@ -110,6 +110,21 @@ SETTLE_QUIET = 0.99  # ... and on a sheet as quiet as a scan, this much. Session
 #   empty on a pale stroke there): SETTLE. Session 49, a photocopied scan of pale pencil
 #   (1073 scan-600 4): a slash across a printed "+2" settled empty at 0.9975
 SETTLE_WHY = "settled by the learned second look"
+SHAPE_SETTLE_WHY = "the learned second look reads its shape"  # a mark the rules read
+#   outright whose shape the model reads the other way (tick or slash) at settle_bar is
+#   read as the model says. Session 59: on 3,630 scans and clean renders (seeds 0,
+#   1613-1697, 1747-1787) 5 mission boxes the rules read as ticks the model gave as
+#   slashes at 0.994-0.9995, all slashes (each sent to review before); on 2,282 harsh
+#   photos no shape disagreement reached SETTLE (the model's disagreements there that
+#   were wrong, up to 0.98, all said empty, which this never settles). Not under 0.99: a
+#   marker slash with a neighbour's tick in its end (1777 clean 82) the model gives as a
+#   tick at 0.97
+
+
+def settle_bar(value: str, quiet: bool, light: bool) -> float:
+    """The probability at which the model's `value` settles a review, or a mark's shape
+    (SETTLE; on a `quiet` sheet SETTLE_QUIET, but SETTLE for empty on a `light` one)."""
+    return SETTLE if not quiet or (light and value == EMPTY) else SETTLE_QUIET
 
 
 def _area_weights(lo: int, hi: int, n: int, out: int) -> np.ndarray:
@@ -294,9 +309,10 @@ def second_look(marks: dict[str, Mark], ids: Sequence[str], x: np.ndarray,
     """Send to review each box read outright whose reading the model gives under DOUBT
     (or a higher bar: _doubt_bar; `light`: the sheet's marks are light), likely the
     model's own value where it is over even odds. With `settle`, read each review whose
-    value it gives SETTLE or more (on a `quiet` sheet, as quiet as a scan: SETTLE_QUIET)
-    as that, whatever the rules leaned to (doubt SETTLED, so still unclear to the
-    legibility checks). Returns the ids sent."""
+    value it gives settle_bar or more (SETTLE; on a `quiet` sheet, as quiet as a scan,
+    less) as that, whatever the rules leaned to, and so a mark whose shape it reads the
+    other way (a tick the rules read where it sees a slash, or back): doubt SETTLED, so
+    still unclear to the legibility checks. Returns the ids sent."""
     p = probabilities(x, path)
     if p is None:
         return []
@@ -306,8 +322,7 @@ def second_look(marks: dict[str, Mark], ids: Sequence[str], x: np.ndarray,
         if mk.state == REVIEW and mk.likely in CLASSES:
             mk.features["audit_p"] = round(float(p[k, CLASSES.index(mk.likely)]), 4)
             best = int(p[k].argmax())
-            bar = SETTLE if not quiet or (light and best == CLASSES.index(EMPTY)) else SETTLE_QUIET
-            if settle and p[k, best] >= bar:
+            if settle and p[k, best] >= settle_bar(CLASSES[best], quiet, light):
                 value = CLASSES[best]
                 marks[rid] = Mark(value, 0.6, value, f"{SETTLE_WHY}: {value} ({p[k, best]:.4f}); "
                                   f"the rules: {mk.why}", mk.features, SETTLED)
@@ -320,6 +335,12 @@ def second_look(marks: dict[str, Mark], ids: Sequence[str], x: np.ndarray,
         if p_read >= bar:
             continue
         best = int(p[k].argmax())
+        shape = {mk.state, CLASSES[best]} == {CHECKED, SLASHED}
+        if settle and shape and p[k, best] >= settle_bar(CLASSES[best], quiet, light):
+            value = CLASSES[best]  # (a mark both see: the model tells its shape better)
+            marks[rid] = Mark(value, 0.6, value, f"{SHAPE_SETTLE_WHY}: {value} "
+                              f"({p[k, best]:.4f}); the rules: {mk.state}", mk.features, SETTLED)
+            continue
         likely = CLASSES[best] if p[k, best] > 0.5 else mk.state
         why = (f"{doubt_why} ({AUDIT_WHY}: {mk.state} {p_read:.2f})" if p_read >= DOUBT else
                f"{AUDIT_WHY} calls it {CLASSES[best]} ({p[k, best]:.2f}), the rules {mk.state}")
