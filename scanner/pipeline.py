@@ -15,7 +15,7 @@ scanner.spacer.combine.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +25,7 @@ import numpy as np
 from scanner import fields as fieldreader
 from scanner.choices import bubble_groups, one_choice, settled_notes
 from scanner.consistency import SHAPE_WHY, doubt_by_rules, doubt_named_missing, settle_by_rules
-from scanner.identify import identify
+from scanner.identify import first_fit, identify
 from scanner.linesum import confirm_by_sum
 from scanner.locate import locate
 from scanner.lowres import (
@@ -61,6 +61,7 @@ from scanner.template import blank
 from scanner.triage import FormPage, PageError, PageImage, pages
 from scanner.written import DIFFERS, WrittenLine
 from scanner.written import compare as compare_written
+from sheets.paper import PAPERS
 from starsheets.errors import InputFileError, NotASheetError, StarsheetsError
 
 WORKING_DPI = 200.0  # the rectified canvas: a 3.5 mm box is 28 px
@@ -84,6 +85,18 @@ def too_small_fix(dpi: float, page_size: tuple[float, float], shape: tuple[int, 
         return "Photograph the sheet closer (it should fill the frame)."
     return (f"This photo is only {w}x{h} pixels: take it at 2 megapixels or more (any "
             "phone's camera), with the sheet filling the frame.")
+
+
+def refuse_too_small(corners: Mapping[int, np.ndarray], shape: tuple[int, ...], source: str
+                     ) -> None:
+    """Raise the too-small error for a sheet that could not be identified and is under
+    every kind's floor (MIN_DPI_CAREER) in the photo: that, not its code, is what to mend
+    (session 59: three 640x480 photos of seed 1759 at 26-35 px/inch, their editions told
+    by no QR code and no legible small print, were refused as unidentified)."""
+    paper, f = first_fit(corners)
+    if f.dpi < MIN_DPI_CAREER:
+        raise InputFileError(f"{source}: the sheet is too small in the image ({f.dpi:.0f} "
+                             "pixels per inch)", too_small_fix(f.dpi, PAPERS[paper].size, shape))
 
 
 @dataclass
@@ -159,7 +172,11 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False,
                              "Scan a sheet printed by `starsheets print`.")
     require_markers(loc.corners, page.source)
     with t.stage("identify"):
-        ident = identify(gray, loc.corners, page.source, READABLE_KINDS)
+        try:
+            ident = identify(gray, loc.corners, page.source, READABLE_KINDS)
+        except NotASheetError:
+            refuse_too_small(loc.corners, gray.shape, page.source)
+            raise
         manifest = layout_for_code(ident.code)
     res.identified = ident.method
     if ident.method.startswith("layout"):

@@ -289,6 +289,30 @@ def test_sheet_under_the_resolution_floor(tmp_path: Path, cli: Cli, page_width: 
     assert "too small in the image" in err and words in err and "Traceback" not in err, err
 
 
+def test_a_sheet_too_small_to_identify_is_refused_as_too_small(tmp_path: Path, cli: Cli
+                                                             ) -> None:
+    """Its QR code unreadable (here painted over) and its small print too small to tell the
+    edition: the sheet's size, under every kind's floor, is what to mend, not its code
+    (session 59: three 640x480 photos at 26-35 px/inch). Over the floor the code stays
+    the complaint."""
+    img = cv2.imdecode(np.frombuffer(filled_png(), np.uint8), cv2.IMREAD_GRAYSCALE)
+    h, w = img.shape
+    img[int(0.01 * h):int(0.075 * h), int(0.81 * w):int(0.9 * w)] = 255  # (the QR code)
+    for page_width, what, code in ((306, "too small in the image (36 pixels per inch)",
+                                    ExitCode.INPUT_FILE),
+                                   (400, "could not read the sheet code", ExitCode.NOT_A_SHEET)):
+        page = cv2.resize(img, (page_width, round(page_width * 11 / 8.5)),
+                          interpolation=cv2.INTER_AREA)
+        photo = np.full((2000, 2000), 235, np.uint8)
+        y, x = (2000 - page.shape[0]) // 2, (2000 - page.shape[1]) // 2
+        photo[y:y + page.shape[0], x:x + page.shape[1]] = page
+        path = tmp_path / f"small{page_width}.jpg"
+        path.write_bytes(cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes())
+        r = cli("scan", "--no-ocr", str(path))
+        err = r.stderr.decode()
+        assert r.returncode == code and what in err and err.count("\n") == 1, err
+
+
 def test_a_640x480_photo_is_read_for_what_it_shows(tmp_path: Path, cli: Cli) -> None:
     """A whole page at 54 px/inch in a 480x640 photo is read: every box's mark or its
     absence, with the Executed boxes' ticks and slashes that the low-resolution model is
