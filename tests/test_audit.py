@@ -271,6 +271,26 @@ def test_a_mark_whose_shape_the_model_reads_the_other_way_is_read_as_it_says(
         assert "calls it" in mk.why
 
 
+@pytest.mark.parametrize(("halo_sides", "quiet", "sent"), [
+    (1, True, True),  # a scan: ink beside its rim, the model 0.87 (under FILLED_RIM_DOUBT)
+    (0, True, False),  # ... a clean rim: FILLED_DOUBT's 0.85 as before
+    (1, False, False),  # a photo: FILLED_DOUBT's 0.85 as before
+])
+def test_on_a_quiet_sheet_a_filled_box_with_ink_beside_its_rim_needs_a_surer_model(
+        tmp_path: Path, halo_sides: int, quiet: bool, sent: bool) -> None:
+    """Session 59, 1811 scan-300 39: a pencil correction on a photocopy, its loop showing
+    past one side only, read checked at 0.867, silently."""
+    path = _model(tmp_path, [0.0, 3.0, 0.0, 0.0], 5)  # checked at 0.87
+    f = {"fill": 1.0, "ink": 0.9, "level": 0.23, "t_ink": 0.15, "halo_sides": halo_sides,
+         "halo_seen": 3}
+    marks = {"a": Mark(CHECKED, 0.59, CHECKED, "", f)}
+    got = audit.second_look(marks, ["a"], np.zeros((1, 5), np.float32), path, quiet=quiet)
+    assert got == (["a"] if sent else [])
+    if sent:
+        assert marks["a"].state == REVIEW and marks["a"].likely == CHECKED
+        assert marks["a"].why.startswith(audit.FILLED_RIM_WHY)
+
+
 def test_a_photo_too_coarse_for_shapes_has_nothing_settled(tmp_path: Path) -> None:
     path = _model(tmp_path, [0.0, 0.0, 9.0, 0.0], 5)  # all but sure of a slash
     marks = {"a": Mark(REVIEW, 0.4, SLASHED, "faint mark: tick, cross or slash?")}

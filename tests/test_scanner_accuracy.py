@@ -28,7 +28,7 @@ from scanner.faintline import ENDS_SCORE, LINE_RATIO, LINE_SCORE
 from scanner.fields import OCR_TRUST
 from scanner.linesum import CONFIRMED
 from scanner.marks import BLURRED_PX, EMPTY, INK, REVIEW, SETTLED, Calibration, Mark
-from scanner.marks.audit import AUDIT_WHY, SETTLE_WHY
+from scanner.marks.audit import AUDIT_WHY, FILLED_RIM_WHY, SETTLE_WHY, SHAPE_SETTLE_WHY
 from scanner.marks.classifier import HALO_FILL
 from scanner.marks.sheet import FAINT_LINE_WHY, LIGHT_BAND_WHY
 from scanner.pipeline import SheetResult, scan_page
@@ -1700,6 +1700,42 @@ def test_boxes_a_player_skipped_on_a_clean_render_are_read_empty() -> None:
     assert not [rid for rid, m in res.marks.items() if m.state == REVIEW]
     assert {"mission.training.2", "mission.escort.3", "mission.battle.1"} <= {
         r for f in res.findings if f["code"] == "boxes-out-of-order" for r in f["boxes"]}
+
+
+def test_a_marker_slash_the_rules_take_for_a_tick_is_read_by_the_model_s_shape() -> None:
+    """Seed 1783, clean 14 (held out, session 59): a marker slash over a Fighter Pilot box
+    that the rules read as a tick and the learned second look as a slash at 0.995 was the
+    sheet's only review. Both see a mark there; its shape is the model's to tell."""
+    case = make_case(case_seed(1783, "clean", 14), "clean")
+    res = read(case)
+    m = res.marks["mission.fighter_pilot.4"]
+    assert case.truth["mission.fighter_pilot.4"] == SLASHED
+    assert m.state == SLASHED and m.why.startswith(SHAPE_SETTLE_WHY), m
+    assert not [rid for rid, mk in res.marks.items() if mk.state == REVIEW]
+
+
+def test_a_scrambled_scan_s_sure_pencil_mark_past_empty_boxes_is_a_mark() -> None:
+    """Seed 1747, scan-300 65 (session 59): a pencil tick in Courage's fourth box, the
+    first three empty, went to review as a light mark out of order (the model 1.0). On a
+    plain sheet no noise makes such a mark: the player's order, which the validator
+    reports."""
+    case = make_case(case_seed(1747, "scan-300", 65), "scan-300")
+    res = read(case)
+    assert case.truth["skill.courage.4"] == CHECKED
+    assert res.marks["skill.courage.4"].state == CHECKED
+    assert not [rid for rid, mk in res.marks.items() if mk.state == REVIEW]
+
+
+def test_a_pale_correction_on_a_photocopy_with_its_loop_past_one_side_is_a_review() -> None:
+    """Seed 1811, scan-300 39 (held out, session 59): a pencil correction on a photocopied
+    scan, its loop showing past one side of three, read checked at 0.59 with the model
+    at 0.87, silently. Ink beside a filled box's rim on a quiet sheet needs the model at
+    0.9 (audit.FILLED_RIM_DOUBT)."""
+    case = make_case(case_seed(1811, "scan-300", 39), "scan-300")
+    res = read(case)
+    assert case.truth["mission.training.4"] == CANCELLED
+    m = res.marks["mission.training.4"]
+    assert (m.state, m.likely) == (REVIEW, CHECKED) and m.why.startswith(FILLED_RIM_WHY), m
 
 
 @pytest.mark.parametrize("network", [False, True])
