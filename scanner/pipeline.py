@@ -95,8 +95,14 @@ def refuse_too_small(corners: Mapping[int, np.ndarray], shape: tuple[int, ...], 
     by no QR code and no legible small print, were refused as unidentified)."""
     paper, f = first_fit(corners)
     if f.dpi < MIN_DPI_CAREER:
-        raise InputFileError(f"{source}: the sheet is too small in the image ({f.dpi:.0f} "
-                             "pixels per inch)", too_small_fix(f.dpi, PAPERS[paper].size, shape))
+        raise too_small(source, f.dpi, PAPERS[paper].size, shape)
+
+
+def too_small(source: str, dpi: float, page_size: tuple[float, float], shape: tuple[int, ...]
+              ) -> InputFileError:
+    """The error for a sheet under its size floor in the photo, with too_small_fix."""
+    return InputFileError(f"{source}: the sheet is too small in the image ({dpi:.0f} pixels "
+                          "per inch)", too_small_fix(dpi, page_size, shape))
 
 
 @dataclass
@@ -194,9 +200,7 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False,
                                  f"sheet (off by {f.rms_mm:.1f} mm)",
                                  "Photograph the sheet flat on a table.")
         if f.dpi < (MIN_DPI_CAREER if manifest.kind == "opial-career" else MIN_DPI):
-            raise InputFileError(f"{page.source}: the sheet is too small in the image "
-                                 f"({f.dpi:.0f} pixels per inch)",
-                                 too_small_fix(f.dpi, manifest.page_size, gray.shape))
+            raise too_small(page.source, f.dpi, manifest.page_size, gray.shape)
         canvas = warp(gray, f, manifest.page_size, WORKING_DPI)
     if loc.missing:
         res.warnings.append(f"corner marker missing: {', '.join(loc.missing)} (read from the "

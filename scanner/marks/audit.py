@@ -316,6 +316,14 @@ def _doubt_bar(mk: Mark, light: bool, quiet: bool = False) -> tuple[float, str]:
     return DOUBT, ""
 
 
+def _settled(value: str, p: float, said: str, rules: str, features: dict[str, float]
+             ) -> Mark:
+    """A box read as the model's `value` (probability `p`), doubt SETTLED; its why starts
+    with `said` and ends with what the rules had (`rules`)."""
+    return Mark(value, 0.6, value, f"{said}: {value} ({p:.4f}); the rules: {rules}", features,
+                SETTLED)
+
+
 def second_look(marks: dict[str, Mark], ids: Sequence[str], x: np.ndarray,
                 path: Path | None = None, settle: bool = True, quiet: bool = False,
                 light: bool = False) -> list[str]:
@@ -336,9 +344,8 @@ def second_look(marks: dict[str, Mark], ids: Sequence[str], x: np.ndarray,
             mk.features["audit_p"] = round(float(p[k, CLASSES.index(mk.likely)]), 4)
             best = int(p[k].argmax())
             if settle and p[k, best] >= settle_bar(CLASSES[best], quiet, light):
-                value = CLASSES[best]
-                marks[rid] = Mark(value, 0.6, value, f"{SETTLE_WHY}: {value} ({p[k, best]:.4f}); "
-                                  f"the rules: {mk.why}", mk.features, SETTLED)
+                marks[rid] = _settled(CLASSES[best], float(p[k, best]), SETTLE_WHY, mk.why,
+                                      mk.features)
             continue
         if mk.state not in CLASSES or mk.why == PALE_CORRECTION_WHY:
             continue  # (a pale correction is read from its rim, which the model never saw)
@@ -350,9 +357,9 @@ def second_look(marks: dict[str, Mark], ids: Sequence[str], x: np.ndarray,
         best = int(p[k].argmax())
         shape = {mk.state, CLASSES[best]} == {CHECKED, SLASHED}
         if settle and shape and p[k, best] >= settle_bar(CLASSES[best], quiet, light):
-            value = CLASSES[best]  # (a mark both see: the model tells its shape better)
-            marks[rid] = Mark(value, 0.6, value, f"{SHAPE_SETTLE_WHY}: {value} "
-                              f"({p[k, best]:.4f}); the rules: {mk.state}", mk.features, SETTLED)
+            # (a mark both see: the model tells its shape better)
+            marks[rid] = _settled(CLASSES[best], float(p[k, best]), SHAPE_SETTLE_WHY, mk.state,
+                                  mk.features)
             continue
         likely = CLASSES[best] if p[k, best] > 0.5 else mk.state
         why = (f"{doubt_why} ({AUDIT_WHY}: {mk.state} {p_read:.2f})" if p_read >= DOUBT else
