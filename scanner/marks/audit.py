@@ -125,7 +125,9 @@ SHAPE_SETTLE_WHY = "the learned second look reads its shape"  # a mark the rules
 #   1613-1697, 1747-1787) 5 mission boxes the rules read as ticks the model gave as
 #   slashes at 0.994-0.9995, all slashes (each sent to review before); on 2,282 harsh
 #   photos no shape disagreement reached SETTLE (the model's disagreements there that
-#   were wrong, up to 0.98, all said empty, which this never settles). Not under 0.99: a
+#   were wrong, up to 0.98, all said empty, which this never settles); 541 phone 42, a
+#   tick the rules read as a slash (session 43's), the model gives as a tick at 1.0000,
+#   and it is read right now instead of sent to review. Not under 0.99: a
 #   marker slash with a neighbour's tick in its end (1777 clean 82) the model gives as a
 #   tick at 0.97
 
