@@ -250,7 +250,8 @@ def test_on_a_sheet_as_quiet_as_a_scan_the_model_settles_what_it_is_sure_of(
 
 @pytest.mark.parametrize(("read", "logits", "quiet", "got"), [
     (CHECKED, [0.0, 0.0, 6.0, 0.0], True, SLASHED),  # a scan: the model's slash at 0.993
-    (SLASHED, [0.0, 6.0, 0.0, 0.0], True, CHECKED),  # ... or its tick
+    (SLASHED, [0.0, 6.0, 0.0, 0.0], True, REVIEW),  # ... but not its tick (a backslash)
+    (SLASHED, [0.0, 9.0, 0.0, 0.0], False, REVIEW),  # ... on a photo either
     (CHECKED, [0.0, 0.0, 5.0, 0.0], True, REVIEW),  # ... a slash at 0.98: under the bar
     (CHECKED, [0.0, 0.0, 6.0, 0.0], False, REVIEW),  # a photo: 0.993 is under SETTLE
     (CHECKED, [0.0, 0.0, 9.0, 0.0], False, SLASHED),  # ... 0.9996 is not

@@ -2275,8 +2275,7 @@ def test_a_box_the_learned_second_look_all_but_rules_out_is_a_review(
         seed: int, index: int, rid: str) -> None:
     """Two boxes of the ten seeds read first in session 43 (541-599), read wrong without a
     doubt by the rules, that scanner.marks.audit's model (trained on other seeds) gives
-    under DOUBT: each is a review now (or settled by the page to its truth). Since
-    session 59 the tick is read as one: the model gives its shape 1.0000 (SETTLE)."""
+    under DOUBT: each is a review now (or settled by the page to its truth)."""
 
     case = make_case(case_seed(seed, "phone", index), "phone")
     m = read(case).marks[rid]

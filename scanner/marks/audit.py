@@ -120,16 +120,17 @@ SETTLE_QUIET = 0.99  # ... and on a sheet as quiet as a scan, this much. Session
 #   (1073 scan-600 4): a slash across a printed "+2" settled empty at 0.9975
 SETTLE_WHY = "settled by the learned second look"
 SHAPE_SETTLE_WHY = "the learned second look reads its shape"  # a mark the rules read
-#   outright whose shape the model reads the other way (tick or slash) at settle_bar is
-#   read as the model says. Session 59: on 3,630 scans and clean renders (seeds 0,
-#   1613-1697, 1747-1787) 5 mission boxes the rules read as ticks the model gave as
-#   slashes at 0.994-0.9995, all slashes (each sent to review before); on 2,282 harsh
-#   photos no shape disagreement reached SETTLE (the model's disagreements there that
-#   were wrong, up to 0.98, all said empty, which this never settles); 541 phone 42, a
-#   tick the rules read as a slash (session 43's), the model gives as a tick at 1.0000,
-#   and it is read right now instead of sent to review. Not under 0.99: a
-#   marker slash with a neighbour's tick in its end (1777 clean 82) the model gives as a
-#   tick at 0.97
+#   outright as a tick that the model reads as a slash at settle_bar is read as a slash.
+#   Session 59: on 3,630 scans and clean renders (seeds 0, 1613-1697, 1747-1787) 5
+#   mission boxes were so (0.994-0.9995), all slashes (each sent to review before); on
+#   2,282 harsh photos no shape disagreement reached SETTLE (the model's wrong
+#   disagreements there, up to 0.98, all said empty, which this never settles). One way
+#   only: a slash the rules read that the model calls a tick stays a review. The bench
+#   draws no backslash, and the model calls one a tick at 0.99 and more on a clean page
+#   (tests/test_scanner_mark_styles.py's slow sweep read it so, silently, in 18 of its
+#   50 settings when this went both ways); 541 phone 42's tick that the rules read as a
+#   slash (the model 1.0000) stays a review with it. Not under 0.99: a marker slash with
+#   a neighbour's tick in its end (1777 clean 82) the model gives as a tick at 0.97
 
 
 def settle_bar(value: str, quiet: bool, light: bool) -> float:
@@ -333,9 +334,9 @@ def second_look(marks: dict[str, Mark], ids: Sequence[str], x: np.ndarray,
     (or a higher bar: _doubt_bar; `light`: the sheet's marks are light), likely the
     model's own value where it is over even odds. With `settle`, read each review whose
     value it gives settle_bar or more (SETTLE; on a `quiet` sheet, as quiet as a scan,
-    less) as that, whatever the rules leaned to, and so a mark whose shape it reads the
-    other way (a tick the rules read where it sees a slash, or back): doubt SETTLED, so
-    still unclear to the legibility checks. Returns the ids sent."""
+    less) as that, whatever the rules leaned to, and so a tick the rules read where it
+    sees a slash (SHAPE_SETTLE_WHY): doubt SETTLED, so still unclear to the legibility
+    checks. Returns the ids sent."""
     p = probabilities(x, path)
     if p is None:
         return []
@@ -357,7 +358,7 @@ def second_look(marks: dict[str, Mark], ids: Sequence[str], x: np.ndarray,
         if p_read >= bar:
             continue
         best = int(p[k].argmax())
-        shape = {mk.state, CLASSES[best]} == {CHECKED, SLASHED}
+        shape = mk.state == CHECKED and CLASSES[best] == SLASHED  # (one way only: above)
         if settle and shape and p[k, best] >= settle_bar(CLASSES[best], quiet, light):
             # (a mark both see: the model tells its shape better)
             marks[rid] = _settled(CLASSES[best], float(p[k, best]), SHAPE_SETTLE_WHY, mk.state,
