@@ -54,7 +54,10 @@ def silent_errors(width: int, shade: int, blur: float, noise: float) -> list[str
     return wrong
 
 
-FAST = [(2, 30, 2.5, 0.0), (4, 110, 1.5, 8.0), (7, 30, 2.5, 8.0), (1, 30, 1.5, 0.0)]
+FAST = [(2, 30, 2.5, 0.0), (4, 110, 1.5, 8.0), (7, 30, 2.5, 8.0), (1, 30, 1.5, 0.0),
+        (2, 30, 0.0, 0.0)]  # (the last: a sharp clean page, where the learned second look
+#   calls a backslash a tick at 0.99 and more; session 59 read it so for a while, and
+#   only the slow sweep saw it)
 
 
 @pytest.mark.parametrize(("width", "shade", "blur", "noise"), FAST)
