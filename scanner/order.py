@@ -82,6 +82,12 @@ NEXT_EMPTY_DOUBT = 0.995  # the next box on a track after its last mark, read em
 #   model gave 7 under 0.995: 4 marks missed (0.45-0.994: the silent errors of 1631 phone
 #   59, 1637 phone 80 and 1669 phone 5, twice) and 3 empty boxes (0.990-0.992); the 28 at
 #   0.995-0.999 are all empty. On 2,322 scans and clean renders none is under 0.998
+FIRST_EMPTY_DOUBT = 0.99  # the same for a track's first box when none of it is read marked
+#   (most such tracks are left empty: a lower bar). Session 60: of the 58,813 such boxes
+#   read empty outright on 2,823 harsh photos (seeds 0, 1613-1823) the model gave 42 under
+#   0.99: 2 ticks missed (0.939, 0.986: the silent boxes of 1637 phone 80 and 1631 phone
+#   59) and 40 empty boxes, 32 of which the page's rules then settle; on 4,828 scans and
+#   clean renders 1 of 99,922 (0.987, settled by the page too)
 BARE_FAINT = 0.01  # a gap box with no ink and faint ink on less of it than this is bare: on
 #   a plain sheet (as quiet as a scan, its marks not light) the player skipped it, no mark
 #   was missed. Session 58: 1693 clean 16, a scrambled sheet in black ink, sent its four
@@ -158,24 +164,27 @@ def doubt_unsure_before_review(marks: dict[str, Mark], tracks: Sequence[Sequence
 
 
 def doubt_next_empty(marks: dict[str, Mark], tracks: Sequence[Sequence[str]]) -> list[str]:
-    """The next box in order on each track (just after its last box read marked), read
-    empty outright (not settled: the page's rules or order decided a settled box) where
-    the learned second look gives that reading under NEXT_EMPTY_DOUBT, goes to review (in
-    place), likely empty, a doubt of ink; their ids. A player fills a track in order, so
-    the mark a reading misses is likeliest there."""
+    """The next box in order on each track (just after its last box read marked, or its
+    first box if none is), read empty outright (not settled: the page's rules or order
+    decided a settled box) where the learned second look gives that reading under
+    NEXT_EMPTY_DOUBT (a first box: FIRST_EMPTY_DOUBT), goes to review (in place), likely
+    empty, a doubt of ink; their ids. A player fills a track in order, so the mark a
+    reading misses is likeliest there."""
     doubted = []
     for ids in tracks:
         last = _last_mark(marks, ids)
-        if last < 0 or last + 1 >= len(ids) or ids[last + 1] not in marks:
+        if last + 1 >= len(ids) or ids[last + 1] not in marks:
             continue
         rid = ids[last + 1]
         m = marks[rid]
         p = m.features.get("audit_p", 1.0)
-        if m.state == EMPTY and not m.why and p < NEXT_EMPTY_DOUBT:
+        if m.state == EMPTY and not m.why and p < (NEXT_EMPTY_DOUBT if last >= 0
+                                                   else FIRST_EMPTY_DOUBT):
+            after = (f"the next box after {ids[last]}'s mark" if last >= 0
+                     else "the first box of its track, none of which is read marked")
             marks[rid] = Mark(REVIEW, GAP_CONFIDENCE, EMPTY,
-                              f"read empty, the next box after {ids[last]}'s mark, and the "
-                              f"learned second look doubts it (empty {p:.3f}): a light mark "
-                              "missed?", m.features, INK)
+                              f"read empty, {after}, and the learned second look doubts it "
+                              f"(empty {p:.3f}): a light mark missed?", m.features, INK)
             doubted.append(rid)
     return doubted
 

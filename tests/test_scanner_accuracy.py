@@ -1673,6 +1673,22 @@ def test_a_pencil_tick_lost_just_after_its_track_s_last_mark_is_a_review() -> No
         assert "the next box after" in m.why, m
 
 
+@pytest.mark.parametrize(("seed", "index", "rid"), [
+    (1631, 59, "mission.aid.1"), (1637, 80, "skill.computer.1")])
+def test_a_pencil_tick_lost_in_a_track_s_first_box_is_a_review(seed: int, index: int,
+                                                              rid: str) -> None:
+    """Held out (session 58's seeds): pencil ticks, the only marks on their tracks, that
+    leave almost no ink on dim, blurred photos and read empty (the learned second look
+    0.986 and 0.939), silently until session 60. With no mark on a track its first box
+    is the next one in order: a review now (order.doubt_next_empty, FIRST_EMPTY_DOUBT)."""
+    case = make_case(case_seed(seed, "phone", index), "phone")
+    res = read(case)
+    assert case.truth[rid] == CHECKED
+    m = res.marks[rid]
+    assert (m.state, m.likely) == (REVIEW, EMPTY), m
+    assert "the first box of its track" in m.why, m
+
+
 def test_the_box_after_a_mark_the_page_settled_is_the_next_box_too() -> None:
     """Seed 1723, phone 31 (held out, session 58): skill.efficiency.1's pale tick is a
     review that the page's rules settle as a mark (its successes grant the level); the

@@ -13,6 +13,7 @@ from scanner.marks.classifier import FAINT_MARK_WHY
 from scanner.marks.sheet import FAINT_LINE_WHY, LIKE_MARKS_WHY
 from scanner.order import (
     BARE_FAINT,
+    FIRST_EMPTY_DOUBT,
     LONE_GAPS,
     MISSED_GAPS,
     NEXT_EMPTY_DOUBT,
@@ -203,14 +204,38 @@ def test_the_next_box_after_a_track_s_last_mark_needs_the_model_sure_it_is_empty
     assert "after promotion.1's mark" in m.why and "empty 0.980" in m.why
     assert marks[TRACK[2]].state == EMPTY  # (not next: the order leaves it)
     assert marks[MISSION[1]].state == EMPTY  # (the model sure enough)
-    untouched = {TRACK[0]: read_empty(0.5), TRACK[1]: read_empty(0.5)}  # (no mark)
-    assert doubt_next_empty(untouched, [TRACK]) == []
+    untouched = {TRACK[0]: read_empty(FIRST_EMPTY_DOUBT), TRACK[1]: read_empty(0.5)}
+    assert doubt_next_empty(untouched, [TRACK]) == []  # (no mark: the first box is next)
     last = {rid: sure(CHECKED) for rid in MISSION}  # (the track full: no next box)
     assert doubt_next_empty(last, [MISSION]) == []
     settled = {TRACK[0]: sure(CHECKED),
                TRACK[1]: Mark(EMPTY, 0.6, EMPTY, "settled by the rest of the page: empty",
                               {"audit_p": 0.9})}  # (the page decided it: 101 phone 91)
     assert doubt_next_empty(settled, [TRACK]) == []
+
+
+def test_a_track_with_no_mark_read_has_its_first_box_doubted_at_a_lower_bar() -> None:
+    """1631 phone 59 and 1637 phone 80: a pencil tick in the first Aid box and the first
+    Computer level, their tracks' only marks, read empty (the model 0.986, 0.939): silent
+    errors until session 60. Most tracks are left empty, so the bar is lower than after a
+    mark (FIRST_EMPTY_DOUBT < NEXT_EMPTY_DOUBT): 0.99 sends a first box there to review,
+    not one the model gives 0.992, which it would after a mark."""
+    def read_empty(p: float) -> Mark:
+        return Mark(EMPTY, 0.7, EMPTY, "", {"ink": 0.0, "faint": 0.002, "audit_p": p})
+
+    assert FIRST_EMPTY_DOUBT < NEXT_EMPTY_DOUBT
+    marks = {MISSION[0]: read_empty(0.986), MISSION[1]: read_empty(0.5),
+             TRACK[0]: read_empty(0.992), TRACK[1]: read_empty(0.5)}
+    assert doubt_next_empty(marks, [MISSION, TRACK]) == [MISSION[0]]
+    m = marks[MISSION[0]]
+    assert (m.state, m.likely, m.doubt) == (REVIEW, EMPTY, INK)
+    assert "the first box of its track" in m.why and "empty 0.986" in m.why
+    assert marks[MISSION[1]].state == EMPTY  # (only the first box: the order leaves the rest)
+    assert marks[TRACK[0]].state == EMPTY
+    after = {TRACK[0]: sure(CHECKED), TRACK[1]: read_empty(0.992)}
+    assert doubt_next_empty(after, [TRACK]) == [TRACK[1]]
+    cancelled = {MISSION[0]: Mark("cancelled", 0.9, "cancelled"), MISSION[1]: read_empty(0.5)}
+    assert doubt_next_empty(cancelled, [MISSION]) == []  # (a cancelled first box is not empty)
 
 
 TWENTY = tuple(f"promotion.{i}" for i in range(1, 21))
