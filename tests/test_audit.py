@@ -394,3 +394,26 @@ def test_a_correction_read_from_its_rim_on_some_sides_needs_a_sure_model(
     if sent:
         assert marks["a"].state == REVIEW and marks["a"].why.startswith(audit.RIM_CORRECTION_WHY)
         assert marks["a"].likely == CANCELLED
+
+
+@pytest.mark.parametrize(("rid", "quiet", "logits", "sent"), [
+    ("tour.7.mission.1", True, [0.0, 1.5, 0.0, 0.0], False),  # a scan, checked at 0.60
+    ("tour.7.mission.1", True, [0.0, 0.0, 0.0, 0.0], True),  # ... at 0.25: under even odds
+    ("tour.7.mission.1", False, [0.0, 1.5, 0.0, 0.0], True),  # a photo: FILLED_DOUBT's 0.85
+    ("mission.aid.1", True, [0.0, 1.5, 0.0, 0.0], True),  # an Executed box: a slash counts
+])
+def test_on_a_quiet_sheet_a_filled_box_outside_the_executed_ones_is_the_player_s_fill(
+        tmp_path: Path, rid: str, quiet: bool, logits: list[float], sent: bool) -> None:
+    """Session 60, 1867 clean 48: a bold marker tick inking 45 % of a box above a tour,
+    read as filled, the model 0.73: a review under FILLED_DOUBT. On a scan no blur merges
+    a correction's scribble into the fill, and outside the Executed boxes a slash is a
+    mark as a tick is: FILLED_QUIET_DOUBT."""
+    path = _model(tmp_path, logits, 5)
+    f = {"fill": 0.45, "ink": 0.45, "level": 0.87, "t_ink": 0.12, "halo_sides": 0,
+         "halo_seen": 4}
+    marks = {rid: Mark(CHECKED, 0.7, CHECKED, "", f)}
+    got = audit.second_look(marks, [rid], np.zeros((1, 5), np.float32), path, quiet=quiet)
+    assert got == ([rid] if sent else [])
+    assert marks[rid].state == (REVIEW if sent else CHECKED)
+    if sent and logits[1] > 0:
+        assert marks[rid].why.startswith(audit.FILLED_WHY)

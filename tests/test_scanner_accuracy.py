@@ -2507,3 +2507,18 @@ def test_a_fill_between_a_neighbours_tick_and_scribble_is_no_sure_correction() -
     assert case.truth["medal.valor.2"] == CHECKED
     assert m.state in (REVIEW, CHECKED), m
     assert res.marks["medal.valor.3"].state == CANCELLED
+
+
+@pytest.mark.parametrize(("seed", "profile", "index", "rid"), [
+    (1867, "clean", 48, "tour.7.mission.1"), (1871, "scan-300", 74, "tour.6.mission.1")])
+def test_a_bold_tick_read_as_a_fill_on_a_quiet_sheet_is_a_mark(seed: int, profile: str,
+                                                               index: int, rid: str) -> None:
+    """Held out (session 60): bold marker ticks inking a third to a half of a box above a
+    tour, read as filled, the learned second look 0.73 and 0.84: reviews under
+    FILLED_DOUBT, the sheets' only ones. On a sheet as quiet as a scan, outside the
+    Executed boxes, the rules' fill stands above even odds (audit.FILLED_QUIET_DOUBT)."""
+    case = make_case(case_seed(seed, profile, index), profile)
+    res = read(case)
+    assert case.truth[rid] == CHECKED
+    assert res.marks[rid].state == CHECKED, res.marks[rid]
+    assert not [k for k, m in res.marks.items() if m.state == REVIEW]

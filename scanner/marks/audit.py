@@ -29,7 +29,16 @@ from scanner.digits import load_mlp, mlp_probabilities
 from scanner.faintline import end_rows, long_bands
 from scanner.marks.classifier import PALE_CORRECTION_WHY
 from scanner.marks.compiled import BandPlan, band_plan, band_sums, hog_cells
-from scanner.marks.state import CANCELLED, CHECKED, EMPTY, REVIEW, SETTLED, SLASHED, Mark
+from scanner.marks.state import (
+    CANCELLED,
+    CHECKED,
+    EMPTY,
+    REVIEW,
+    SETTLED,
+    SLASHED,
+    Mark,
+    is_executed,
+)
 
 MODEL = Path(__file__).parent.parent / "models" / "audit.npz"
 CLASSES = (EMPTY, CHECKED, SLASHED, CANCELLED)
@@ -83,6 +92,16 @@ FILLED_RIM_DOUBT = 0.9  # ... and on a sheet as quiet as a scan, a box read chec
 #   4,435 scans and clean renders (seeds 0, 1613-1697, 1747-1823) the 472,218 boxes read
 #   checked as filled held that one wrong; of those with rim ink the model gave 0.85-0.9
 #   it and two true fills (0.866, 0.8995): two reviews more for one silent error less
+FILLED_QUIET_DOUBT = 0.5  # ... and on a sheet as quiet as a scan, a box outside the Executed
+#   boxes (where a slash is as much a mark as a tick) read checked as filled, with no ink
+#   beside its rim and its ink well over the threshold, under this: no blur merges a
+#   correction's scribble there, so the rules' fill is the player's colouring in, and the
+#   model's doubt is the shape of a bold tick or a fill that a slash on this box means
+#   too. Session 60: on 5,427 scans and clean renders (seeds 0, 1613-1871) the 9 such
+#   boxes that FILLED_DOUBT sent to review were all true marks (bold ticks inking a third
+#   to a half of their box, pencil marks over a promotion box's printed number; the model
+#   0.597-0.845), 7 of 8 sheets' only reviews; no box so read was wrong. Executed boxes
+#   keep FILLED_DOUBT: there a slash's shape counts
 LIGHT_EMPTY_DOUBT = 0.95  # on a sheet of light marks (scanner.marks.sheet.LIGHT_RATIO), a box
 #   read empty goes to review under this: a pale stroke can leave no pixel over the
 #   thresholds, and the model, shown what they measured, leans empty too, though less
@@ -292,11 +311,13 @@ def probabilities(x: np.ndarray, path: Path | None = None) -> np.ndarray | None:
     return None if m is None else mlp_probabilities(m, x)
 
 
-def _doubt_bar(mk: Mark, light: bool, quiet: bool = False) -> tuple[float, str]:
+def _doubt_bar(mk: Mark, light: bool, quiet: bool = False,
+               executed: bool = True) -> tuple[float, str]:
     """The probability under which the model's doubt sends a reading to review, and the
     doubt's words where that is over DOUBT: a filled box read checked (FILLED_DOUBT; one
     barely darker than its threshold, FILLED_MARGINAL_DOUBT; on a `quiet` sheet one with
-    ink beside its rim, FILLED_RIM_DOUBT) or as a correction for its rim inked on some
+    ink beside its rim, FILLED_RIM_DOUBT, else outside the `executed` boxes
+    FILLED_QUIET_DOUBT) or as a correction for its rim inked on some
     sides only (RIM_CORRECTION_DOUBT), a box
     read empty on a sheet of light marks (LIGHT_EMPTY_DOUBT), a mark read outright from ink
     barely over its threshold (MARGINAL_DOUBT), any other (DOUBT)."""
@@ -308,7 +329,7 @@ def _doubt_bar(mk: Mark, light: bool, quiet: bool = False) -> tuple[float, str]:
             return FILLED_MARGINAL_DOUBT, FILLED_MARGINAL_WHY
         if quiet and f.get("halo_sides", 0) >= 1:
             return FILLED_RIM_DOUBT, FILLED_RIM_WHY
-        return FILLED_DOUBT, FILLED_WHY
+        return (FILLED_QUIET_DOUBT if quiet and not executed else FILLED_DOUBT), FILLED_WHY
     seen = f.get("halo_seen", 0)
     if mk.state == CANCELLED and seen >= 3 and f.get("halo_sides", 0) < seen:
         return RIM_CORRECTION_DOUBT, RIM_CORRECTION_WHY
@@ -354,7 +375,7 @@ def second_look(marks: dict[str, Mark], ids: Sequence[str], x: np.ndarray,
             continue  # (a pale correction is read from its rim, which the model never saw)
         p_read = float(p[k, CLASSES.index(mk.state)])
         mk.features["audit_p"] = round(p_read, 4)
-        bar, doubt_why = _doubt_bar(mk, light, quiet)
+        bar, doubt_why = _doubt_bar(mk, light, quiet, is_executed(rid))
         if p_read >= bar:
             continue
         best = int(p[k].argmax())
