@@ -1677,7 +1677,7 @@ def test_a_pencil_tick_lost_just_after_its_track_s_last_mark_is_a_review() -> No
     (1631, 59, "mission.aid.1"), (1637, 80, "skill.computer.1")])
 def test_a_pencil_tick_lost_in_a_track_s_first_box_is_a_review(seed: int, index: int,
                                                               rid: str) -> None:
-    """Held out (session 58's seeds): pencil ticks, the only marks on their tracks, that
+    """Held out (session 56's seeds): pencil marks, the only ones on their tracks, that
     leave almost no ink on dim, blurred photos and read empty (the learned second look
     0.986 and 0.939), silently until session 60. With no mark on a track its first box
     is the next one in order: a review now (order.doubt_next_empty, FIRST_EMPTY_DOUBT)."""
@@ -2180,14 +2180,16 @@ def test_what_the_page_says_of_a_box_its_ink_leaves_in_doubt(
     whose other arm does not show. A skill level whose outline was not found, which only a
     mark there makes the page agree with. A pencil cross lost in a photo's hard shadow,
     read empty with full confidence, that the page names as missing (skill-unchecked) on a
-    sheet in review besides: a review."""
+    sheet in review besides: a review (since session 60 sent there first as its track's
+    first box, none of it read marked, the learned second look at 0.982:
+    scanner.order.FIRST_EMPTY_DOUBT)."""
     case = make_case(case_seed(seed, profile, index), profile)
     m = read(case).marks[rid]
     assert m.state == want, m
     if rid == "mission.system_defense.1" and want == REVIEW:
         assert case.truth[rid] == SLASHED and m.doubt == INK
     elif want == REVIEW:
-        assert case.truth[rid] == CHECKED and "skill-unchecked" in m.why
+        assert case.truth[rid] == CHECKED and "the first box of its track" in m.why
     else:
         # (settled by the page, or first by the learned second look, all but sure of it)
         assert case.truth[rid] == want and m.why.startswith((SETTLED_WHY, SETTLE_WHY))
@@ -2513,8 +2515,8 @@ def test_a_fill_between_a_neighbours_tick_and_scribble_is_no_sure_correction() -
     (1867, "clean", 48, "tour.7.mission.1"), (1871, "scan-300", 74, "tour.6.mission.1")])
 def test_a_bold_tick_read_as_a_fill_on_a_quiet_sheet_is_a_mark(seed: int, profile: str,
                                                                index: int, rid: str) -> None:
-    """Held out (session 60): bold marker ticks inking a third to a half of a box above a
-    tour, read as filled, the learned second look 0.73 and 0.84: reviews under
+    """Held out (session 60): bold ticks inking a third to a half of a box above a tour,
+    read as filled, the learned second look 0.73 and 0.84: reviews under
     FILLED_DOUBT, the sheets' only ones. On a sheet as quiet as a scan, outside the
     Executed boxes, the rules' fill stands above even odds (audit.FILLED_QUIET_DOUBT)."""
     case = make_case(case_seed(seed, profile, index), profile)

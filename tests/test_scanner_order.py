@@ -215,8 +215,8 @@ def test_the_next_box_after_a_track_s_last_mark_needs_the_model_sure_it_is_empty
 
 
 def test_a_track_with_no_mark_read_has_its_first_box_doubted_at_a_lower_bar() -> None:
-    """1631 phone 59 and 1637 phone 80: a pencil tick in the first Aid box and the first
-    Computer level, their tracks' only marks, read empty (the model 0.986, 0.939): silent
+    """1631 phone 59 and 1637 phone 80: a pencil cross in the first Aid box and a tick in
+    the first Computer level, their tracks' only marks, read empty (the model 0.986, 0.939): silent
     errors until session 60. Most tracks are left empty, so the bar is lower than after a
     mark (FIRST_EMPTY_DOUBT < NEXT_EMPTY_DOUBT): 0.99 sends a first box there to review,
     not one the model gives 0.992, which it would after a mark."""
