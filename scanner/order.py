@@ -178,10 +178,10 @@ def doubt_next_empty(marks: dict[str, Mark], tracks: Sequence[Sequence[str]]) ->
         rid = ids[last + 1]
         m = marks[rid]
         p = m.features.get("audit_p", 1.0)
-        if m.state == EMPTY and not m.why and p < (NEXT_EMPTY_DOUBT if last >= 0
-                                                   else FIRST_EMPTY_DOUBT):
-            after = (f"the next box after {ids[last]}'s mark" if last >= 0
-                     else "the first box of its track, none of which is read marked")
+        bar, after = ((NEXT_EMPTY_DOUBT, f"the next box after {ids[last]}'s mark") if last >= 0
+                      else (FIRST_EMPTY_DOUBT,
+                            "the first box of its track, none of which is read marked"))
+        if m.state == EMPTY and not m.why and p < bar:
             marks[rid] = Mark(REVIEW, GAP_CONFIDENCE, EMPTY,
                               f"read empty, {after}, and the learned second look doubts it "
                               f"(empty {p:.3f}): a light mark missed?", m.features, INK)
