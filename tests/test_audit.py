@@ -227,8 +227,10 @@ def test_a_review_the_model_is_all_but_sure_of_is_settled(
 
 
 @pytest.mark.parametrize(("likely", "logits", "quiet", "settled"), [
-    (EMPTY, [0.0, 0.0, 5.0, 0.0], True, False),  # a scan: p 0.98, under SETTLE_QUIET
-    (EMPTY, [0.0, 0.0, 6.0, 0.0], True, True),  # ... p 0.993, over it, against the lean
+    (EMPTY, [0.0, 0.0, 4.2, 0.0], True, False),  # a scan: a mark at p 0.957, under
+    #   SETTLE_QUIET_MARK
+    (EMPTY, [0.0, 0.0, 5.0, 0.0], True, True),  # ... p 0.98, over it, against the lean
+    (EMPTY, [0.0, 0.0, 6.0, 0.0], True, True),  # ... p 0.993
     (SLASHED, [0.0, 0.0, 6.0, 0.0], True, True),  # ... or with it
     (EMPTY, [0.0, 0.0, 6.0, 0.0], False, False),  # a photo: p 0.993 is under SETTLE
     (SLASHED, [0.0, 0.0, 6.0, 0.0], False, False),
@@ -243,9 +245,32 @@ def test_on_a_sheet_as_quiet_as_a_scan_the_model_settles_what_it_is_sure_of(
     mk = marks["a"]
     if settled:
         assert (mk.state, mk.likely, mk.doubt) == (SLASHED, SLASHED, SETTLED)
-        assert mk.why.startswith(f"{audit.SETTLE_WHY}: {SLASHED} (0.99") and mk.why.endswith(why)
+        assert mk.why.startswith(f"{audit.SETTLE_WHY}: {SLASHED} (0.9") and mk.why.endswith(why)
     else:
         assert mk.state == REVIEW and mk.why == why
+
+
+@pytest.mark.parametrize(("value", "quiet", "light", "bar"), [
+    (CHECKED, True, False, audit.SETTLE_QUIET_MARK),  # a mark on a scan
+    (SLASHED, True, True, audit.SETTLE_QUIET_MARK),  # ... of light marks too
+    (EMPTY, True, False, audit.SETTLE_QUIET),  # empty on a scan: the higher bar
+    (EMPTY, True, True, audit.SETTLE),  # ... of light marks, the full one
+    (CHECKED, False, False, audit.SETTLE),  # a photo
+])
+def test_a_review_the_model_reads_as_a_mark_on_a_scan_settles_at_a_lower_bar(
+        value: str, quiet: bool, light: bool, bar: float) -> None:
+    """Session 61: the model's marks on quiet sheets' reviews were right from 0.95 up on
+    40 seeds, its wrong ones 0.87 at most; its wrong empties reach 0.95 on light sheets."""
+    assert audit.review_settle_bar(value, quiet, light) == bar
+    assert audit.SETTLE_QUIET_MARK < audit.SETTLE_QUIET < audit.SETTLE
+
+
+def test_on_a_scan_an_empty_at_0_98_stays_a_review(tmp_path: Path) -> None:
+    path = _model(tmp_path, [5.0, 0.0, 0.0, 0.0], 5)  # empty at 0.98
+    why = "a little ink: a light mark, an erasure or a stray?"
+    marks = {"a": Mark(REVIEW, 0.4, CHECKED, why, {"ink": 0.01})}
+    audit.second_look(marks, ["a"], np.zeros((1, 5), np.float32), path, quiet=True)
+    assert marks["a"].state == REVIEW
 
 
 @pytest.mark.parametrize(("read", "logits", "quiet", "got"), [
