@@ -106,6 +106,12 @@ MIN_MATCH = 0.3  # a box whose outline matches the blank sheet worse than this: 
 # them) is under 1.5x its ink threshold is "light": its empty boxes with some ink inside
 # (fill or level) go to review (docs/scanner.md)
 LIGHT_MIN_MARKS, LIGHT_RATIO, LIGHT_FILL, LIGHT_LEVEL = 20, 1.5, 0.04, 0.1
+LIGHT_QUIET_FAINT = F_EMPTY  # ... and on such a sheet as quiet as a scan or a clean photo
+#   (QUIET_NOISE), one with faint ink on this share of it: no noise puts it there. Session
+#   61: a pale pencil cross on a 150 dpi photocopy (1913 scan-150 59, the sheet's marks at
+#   1.03x the threshold, refused, read anyway) read empty silently, faint ink on 0.0225
+#   of it, level 0.0998; the 2,809 empty boxes read empty on the sixteen faintest quiet
+#   sheets have 0.008 at most. On 12,480 bench sheets of 40 seeds, that box alone changes
 LOW_INK, LOW_FAINT = 0.06, 0.035  # on a quiet, light sheet the boxes left unclear for a
 #   little ink are read again with the ink and faint thresholds this far over the paper
 #   (or 7 and 4 times its noise) instead of 0.12 and 0.06: so light a pencil (the sheet's
@@ -359,7 +365,7 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
         _uncompared_faint_marks(marks)
     printed = {rid for rid, p in zip(st.ids, st.printed, strict=True) if p}
     _like_the_sheets_marks(marks, feats["faint"], feats["ink"], cal, printed)
-    contrast = _light_sheet_review(marks, t_ink_k)
+    contrast = _light_sheet_review(marks, t_ink_k, cal.noise < QUIET_NOISE)
     quiet_enough = cal.blur < BLURRED_PX and (
         cal.noise < SCAN_NOISE or (cal.noise < QUIET_NOISE and contrast < LIGHT_RATIO))
     again = ([k for k, rid in enumerate(st.ids) if unclear_ink(marks[rid])]
@@ -781,13 +787,15 @@ def _like_the_sheets_marks(marks: dict[str, Mark], faint: np.ndarray, ink: np.nd
             marks[rid] = Mark(state, 0.6, state, LIKE_MARKS_WHY, f)
 
 
-def _light_sheet_review(marks: dict[str, Mark], t_ink: np.ndarray) -> float:
+def _light_sheet_review(marks: dict[str, Mark], t_ink: np.ndarray, quiet: bool = False
+                        ) -> float:
     """On a sheet whose marks (the boxes read as marked, at least LIGHT_MIN_MARKS of them)
     are barely darker than its ink threshold (light pencil, a dim or noisy photo), a mark
     can fall below the thresholds and read empty: an empty box with some ink on its inside
-    goes to review instead. (A sheet with few marks says nothing about how light they are:
-    its faintly inked boxes are mostly noise.) Returns the sheet's contrast: its typical
-    mark's level over its typical ink threshold (inf with too few marks)."""
+    (on a `quiet` sheet, some faint ink too: LIGHT_QUIET_FAINT) goes to review instead. (A
+    sheet with few marks says nothing about how light they are: its faintly inked boxes
+    are mostly noise.) Returns the sheet's contrast: its typical mark's level over its
+    typical ink threshold (inf with too few marks)."""
     levels = [m.features["level"] for m in marks.values()
               if (m.state if m.state != REVIEW else m.likely) in (CHECKED, SLASHED)]
     if len(levels) < LIGHT_MIN_MARKS:
@@ -798,7 +806,8 @@ def _light_sheet_review(marks: dict[str, Mark], t_ink: np.ndarray) -> float:
     for rid, m in marks.items():
         f = m.features
         if m.state == EMPTY and (f.get("fill", 0) >= LIGHT_FILL
-                                 or f.get("level", 0) >= LIGHT_LEVEL):
+                                 or f.get("level", 0) >= LIGHT_LEVEL
+                                 or (quiet and f.get("faint", 0) >= LIGHT_QUIET_FAINT)):
             marks[rid] = Mark(REVIEW, 0.4, EMPTY, LIGHT_WHY, f, INK)
     return contrast
 
