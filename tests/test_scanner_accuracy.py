@@ -656,14 +656,16 @@ def test_the_palest_pencil_over_a_number_before_a_sure_mark_is_a_mark(
     at the sheet's own noise: reviews before session 18. A box there left empty would be a
     gap in the track, so a sure mark further along settles them (scanner.order). Since
     session 33 a tick whose straight band stands out from the sheet's empty boxes is read
-    before the order is asked (marks.sheet._light_bands); the others are still settled so."""
+    before the order is asked (marks.sheet._light_bands); the others are still settled so,
+    or (since session 61, on a scan) by the learned second look at SETTLE_QUIET_MARK."""
     case = make_case(case_seed(seed, profile, index), profile)
     res = read(case)
     for rid in rids:
         assert case.truth[rid] == CHECKED
         assert res.marks[rid].state == CHECKED, (rid, res.marks[rid])
         assert ("settled by the track's order" in res.marks[rid].why
-                or res.marks[rid].why == LIGHT_BAND_WHY), res.marks[rid]
+                or res.marks[rid].why == LIGHT_BAND_WHY
+                or res.marks[rid].why.startswith(f"{SETTLE_WHY}: {CHECKED}")), res.marks[rid]
     if any("settled by the track's order" in res.marks[rid].why for rid in rids):
         assert any("settled by the order" in w for w in res.warnings)
 
@@ -2524,3 +2526,34 @@ def test_a_bold_tick_read_as_a_fill_on_a_quiet_sheet_is_a_mark(seed: int, profil
     assert case.truth[rid] == CHECKED
     assert res.marks[rid].state == CHECKED, res.marks[rid]
     assert not [k for k, m in res.marks.items() if m.state == REVIEW]
+
+
+def test_a_pale_cross_with_faint_ink_on_a_light_quiet_sheet_is_a_review() -> None:
+    """Seed 1913, scan-150 59 (held out, session 61): a pale pencil cross on a 150-dpi
+    photocopy whose marks sit at 1.03x the threshold, faint ink on 2.25 % of its box, its
+    level 0.0998 (just under LIGHT_LEVEL). The sheet is refused as too faint; read
+    anyway, the cross read empty, silently. On a light sheet as quiet as a scan that
+    much faint ink is no noise: a review (LIGHT_QUIET_FAINT)."""
+    case = make_case(case_seed(1913, "scan-150", 59), "scan-150")
+    refused = read(case).error
+    assert refused is not None and "too faint to read" in refused.one_line()
+    res = read(case, anyway=True)
+    m = res.marks["tour.1.mission.3"]
+    assert case.truth["tour.1.mission.3"] == CHECKED
+    assert m.state == REVIEW, m
+
+
+@pytest.mark.parametrize(("seed", "index", "rid"), [
+    (1907, 17, "mission.system_defense.3"), (1931, 41, "mission.strike.3")])
+def test_a_pale_slash_over_a_printed_number_on_a_clean_render_is_settled_by_the_model(
+        seed: int, index: int, rid: str) -> None:
+    """Held out (session 61): pale slashes across a printed "+1" and "+2" that the rules
+    read as "a little ink" and "tick, cross or slash?", the learned second look calling
+    them slashes at 0.9875 and 0.9865, the sheets' only reviews. On a quiet sheet the
+    model's mark settles a review at 0.97 (audit.SETTLE_QUIET_MARK)."""
+    case = make_case(case_seed(seed, "clean", index), "clean")
+    res = read(case)
+    m = res.marks[rid]
+    assert case.truth[rid] == SLASHED
+    assert (m.state, m.doubt) == (SLASHED, SETTLED), m
+    assert not [k for k, mk in res.marks.items() if mk.state == REVIEW]
