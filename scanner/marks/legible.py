@@ -134,12 +134,13 @@ def faint_warnings(reading: Reading) -> list[str]:
 
 def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | None:
     """What makes the sheet illegible (require_legible), and the fix; None if nothing. A
-    sheet imaged square on (no perspective) and as quiet as a scan (SCAN_NOISE) is called a
-    scan, and its fix is a scan's; a quiet phone photo stays a photo."""
+    sheet imaged square on (no perspective: a flatbed scan, a photocopy's speckled one
+    too) is called a scan, and its fix is a scan's; a phone photo, however quiet, stays a
+    photo. The faint limit is a scan's (FAINT_SHEET) only as quiet as one (SCAN_NOISE)."""
     scan = square_on and reading.calibration.noise < SCAN_NOISE
-    img = "scan" if scan else "photo"
+    img = "scan" if square_on else "photo"
     anyway = "(or scan with --read-anyway and check the sheet by hand)"
-    fix = (f"Go over the marks with a darker pen and scan the sheet again {anyway}." if scan
+    fix = (f"Go over the marks with a darker pen and scan the sheet again {anyway}." if square_on
            else "Take a sharper, brighter photo closer to the sheet, or go over the marks "
            f"with a darker pen {anyway}.")
     gain = reading.print_look[1]
@@ -155,7 +156,7 @@ def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | No
              f"the ink threshold at {t_box:.0%} darker than the paper, and hardly any box "
              "is inked past it, so a blank reading would mean nothing)",
              f"Take a brighter photo in even light, with no shadow across the sheet {anyway}."
-             if not scan else fix)
+             if not square_on else fix)
     if len(sure_levels) < FAINT_MIN_SURE and t_box > NOISY_BLANK:
         return noisy
     unclear = sum(m.state == REVIEW or m.doubt == SETTLED for m in reading.marks.values())
@@ -183,7 +184,7 @@ def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | No
             return (f"the marks are too faint to read this {img} with confidence ({unclear} of "
                     f"{len(reading.marks)} boxes unclear; the typical mark is only "
                     f"{reading.contrast:.0%} of the ink threshold)", fix)
-        if scan:
+        if square_on:
             return (f"too many boxes are unclear to read this scan with confidence ({unclear} "
                     f"of {len(reading.marks)}: too light or too coarse for its marks)",
                     f"Scan the sheet again at 300 dpi or more, flat on the glass {anyway}.")
