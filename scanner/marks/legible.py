@@ -137,7 +137,6 @@ def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | No
     sheet imaged square on (no perspective: a flatbed scan, a photocopy's speckled one
     too) is called a scan, and its fix is a scan's; a phone photo, however quiet, stays a
     photo. The faint limit is a scan's (FAINT_SHEET) only as quiet as one (SCAN_NOISE)."""
-    scan = square_on and reading.calibration.noise < SCAN_NOISE
     img = "scan" if square_on else "photo"
     anyway = "(or scan with --read-anyway and check the sheet by hand)"
     fix = (f"Go over the marks with a darker pen and scan the sheet again {anyway}." if square_on
@@ -165,7 +164,8 @@ def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | No
     # any with over UNREADABLE_SHARE (so unclear a reading tells nothing, whatever it read)
     too_unclear = many_unclear and (
         len(sure_levels) >= FAINT_FEW_SURE or unclear > UNREADABLE_SHARE * len(reading.marks))
-    faint_limit = FAINT_SHEET if scan else FAINT_PHOTO
+    faint_limit = (FAINT_SHEET if square_on and reading.calibration.noise < SCAN_NOISE
+                   else FAINT_PHOTO)
     # many unclear yet not too unclear: under FAINT_FEW_SURE sure marks (and UNREADABLE_SHARE)
     if many_unclear and not too_unclear and reading.contrast < faint_limit:
         return (f"the marks are too faint to read this {img} with confidence ({unclear} of "
