@@ -224,7 +224,7 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False,
         doubt_blurred_successes(reading.marks, reading.print_look[0], inks)
     rules = load_rules(manifest.edition)
     tracks = ordered_tracks(rules)
-    doubt_marks_past_empty(reading.marks, tracks, plain=reading.plain)  # (before: such a
+    doubt_marks_past_empty(reading.marks, tracks, quiet=reading.quiet)  # (before: such a
     #   mark breaks the order)
     doubt_marks_in_future_tours(reading.marks, tours_with_missions(rules))
     settled = settle(reading.marks, tracks, trust_empty=not reading.light)

@@ -179,10 +179,15 @@ class Reading:
         return self.contrast < LIGHT_RATIO
 
     @property
+    def quiet(self) -> bool:
+        """The sheet is as quiet as a scan (SCAN_NOISE): its noise makes no mark."""
+        return self.calibration.noise < SCAN_NOISE
+
+    @property
     def plain(self) -> bool:
-        """The sheet is as quiet as a scan (SCAN_NOISE) and its marks are not light: a
-        mark shows there, and a box with no ink holds none."""
-        return self.calibration.noise < SCAN_NOISE and not self.light
+        """The sheet is quiet and its marks are not light: a mark shows there, and a box
+        with no ink holds none."""
+        return self.quiet and not self.light
 
 
 ALT_FAINT = 0.5  # a faint mark of which the blurrier of two such models leaves less than this
