@@ -46,18 +46,29 @@ def _find_dejavu() -> dict[str, Path] | None:
     return None
 
 
-@cache
-def register() -> str:
-    """Register the sheet family once; returns its name ('DejaVu Sans Condensed' or 'Vera').
-    STARSHEETS_SHEET_FONT=vera forces the fallback (to check a machine without DejaVu)."""
+def _family() -> tuple[str, dict[str, Path]]:
+    """The sheet family's name and its TrueType files by style: DejaVu Sans Condensed if
+    the system has it, else Vera (STARSHEETS_SHEET_FONT=vera forces Vera, to check a
+    machine without DejaVu)."""
     found = None if os.environ.get("STARSHEETS_SHEET_FONT", "").lower() == "vera" \
         else _find_dejavu()
     if found is None:
         base = Path(reportlab.__file__).parent / "fonts"
-        found = {k: base / v for k, v in _VERA.items()}
-        family = "Vera"
-    else:
-        family = "DejaVu Sans Condensed"
+        return "Vera", {k: base / v for k, v in _VERA.items()}
+    return "DejaVu Sans Condensed", found
+
+
+def ttf_path(style: str = REGULAR) -> Path:
+    """The TrueType file of the sheet family's `style`: for text drawn outside a PDF (the
+    scanner's overlay)."""
+    return _family()[1][style]
+
+
+@cache
+def register() -> str:
+    """Register the sheet family once (_family); returns its name ('DejaVu Sans Condensed'
+    or 'Vera')."""
+    family, found = _family()
     global HSCALE
     HSCALE = 1.0 if family.startswith("DejaVu") else VERA_CONDENSE
     for name, path in found.items():
