@@ -12,7 +12,7 @@ person would rather look at than read.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 import cv2
@@ -57,7 +57,7 @@ class Label:
         return (self.top + self.bottom) / 2
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Text:
     """Text to draw once the shapes are drawn (PIL: TrueType, any script)."""
 
@@ -69,14 +69,13 @@ class _Text:
 
 
 def render(r: SheetResult, dpi: float = 200.0) -> np.ndarray:
-    """The overlay image (BGR) of a read sheet: the header band above the page and its
-    margins of written labels."""
+    """The overlay image (BGR) of a read sheet: the header band above the page, the margin
+    right of it listing what was read in written fields."""
     page, labels = _page(r, dpi)
     body, texts = _with_margins(page, labels, round(LABEL_PT * dpi / 72))
     band, band_texts = _header(r, body.shape[1], dpi)
-    for t in texts:  # (the body's texts sit below the band)
-        t.xy = (t.xy[0], t.xy[1] + band.shape[0])
-    return _draw_texts(np.vstack([band, body]), band_texts + texts)
+    below = [replace(t, xy=(t.xy[0], t.xy[1] + band.shape[0])) for t in texts]
+    return _draw_texts(np.vstack([band, body]), band_texts + below)
 
 
 def _page(r: SheetResult, dpi: float) -> tuple[np.ndarray, list[Label]]:
