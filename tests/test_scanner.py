@@ -1339,18 +1339,23 @@ def test_a_sheet_mostly_unclear_is_refused_however_few_its_sure_marks(
         assert require_legible(reading, "sheet.jpg") is None
 
 
-def test_a_washed_out_photo_is_refused_whatever_its_marks() -> None:
+@pytest.mark.parametrize(("square_on", "img", "fix"), [
+    (False, "photo", "evenly lit photo"), (True, "scan", "flat on the glass")])
+def test_a_washed_out_photo_is_refused_whatever_its_marks(
+        square_on: bool, img: str, fix: str) -> None:
     """The print reading at under 55 % of its darkness: the outlines' haze looks like ink
-    in blank boxes, so the sheet is refused with the fix instead of read by guesswork."""
+    in blank boxes, so the sheet is refused with the fix instead of read by guesswork; a
+    sheet imaged square on is a scan, told a scan's fix."""
     marks = {f"promotion.{k}": _marked(0.6) for k in range(1, 25)}
     for gain, refused in ((0.42, True), (0.6, False)):
         reading = _reading(marks, 3.0, gain)
         if refused:
             with pytest.raises(InputFileError) as e:
-                require_legible(reading, "sheet.jpg")
-            assert "washed out" in e.value.message and "evenly lit" in e.value.fix
+                require_legible(reading, "sheet.jpg", square_on=square_on)
+            assert f"the {img} is washed out" in e.value.message, e.value.message
+            assert fix in e.value.fix and "--read-anyway" in e.value.fix, e.value.fix
         else:
-            require_legible(reading, "sheet.jpg")
+            require_legible(reading, "sheet.jpg", square_on=square_on)
 
 
 @pytest.mark.parametrize(("shade", "blur"), [(190, 0.0), (210, 0.0), (210, 1.5)])

@@ -135,8 +135,9 @@ def faint_warnings(reading: Reading) -> list[str]:
 def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | None:
     """What makes the sheet illegible (require_legible), and the fix; None if nothing. A
     sheet imaged square on (no perspective: a flatbed scan, a photocopy's speckled one
-    too) is called a scan, and its fix is a scan's; a phone photo, however quiet, stays a
-    photo. The faint limit is a scan's (FAINT_SHEET) only as quiet as one (SCAN_NOISE)."""
+    too) is called a scan, and its fix is a scan's (washed out too, since session 62); a
+    phone photo, however quiet, stays a photo. The faint limit is a scan's (FAINT_SHEET)
+    only as quiet as one (SCAN_NOISE)."""
     img = "scan" if square_on else "photo"
     anyway = "(or scan with --read-anyway and check the sheet by hand)"
     fix = (f"Go over the marks with a darker pen and scan the sheet again {anyway}." if square_on
@@ -144,10 +145,11 @@ def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | No
            f"with a darker pen {anyway}.")
     gain = reading.print_look[1]
     if gain < WASHED_GAIN:
-        return (f"the photo is washed out or badly blurred (the printed sheet reads at only "
+        return (f"the {img} is washed out or badly blurred (the printed sheet reads at only "
                 f"{gain:.0%} of its darkness, so the haze of its outlines looks like ink)",
-                "Take a sharp, evenly lit photo without glare, the sheet filling the frame "
-                "(or scan with --read-anyway and check the sheet by hand).")
+                f"Scan the sheet again in focus, flat on the glass with the lid closed {anyway}."
+                if square_on else "Take a sharp, evenly lit photo without glare, the sheet "
+                f"filling the frame {anyway}.")
     sure_levels = [m.features["level"] for m in reading.marks.values() if _sure_mark(m)]
     t_inks = [m.features["t_ink"] for m in reading.marks.values() if "t_ink" in m.features]
     t_box = float(np.median(t_inks)) if t_inks else 0.0  # the typical box's ink threshold
