@@ -111,7 +111,7 @@ def require_legible(marks: dict[str, Mark], dpi: float, source: str, anyway: boo
             f"({unclear} of {len(marks)}: light marks may not show at all)")
     if not anyway:
         raise InputFileError(f"{source}: {what}", "Take the photo at 2 megapixels or more, "
-                             "the sheet filling the frame (or scan with --read-anyway and "
+                             "the sheet filling the frame (or rerun with --read-anyway and "
                              "check the sheet by hand).")
     return f"read anyway, though {what}: check the whole sheet"
 

@@ -139,7 +139,7 @@ def _illegible(reading: Reading, square_on: bool = True) -> tuple[str, str] | No
     phone photo, however quiet, stays a photo. The faint limit is a scan's (FAINT_SHEET)
     only as quiet as one (SCAN_NOISE)."""
     img = "scan" if square_on else "photo"
-    anyway = "(or scan with --read-anyway and check the sheet by hand)"
+    anyway = "(or rerun with --read-anyway and check the sheet by hand)"
     fix = (f"Go over the marks with a darker pen and scan the sheet again {anyway}." if square_on
            else "Take a sharper, brighter photo closer to the sheet, or go over the marks "
            f"with a darker pen {anyway}.")
