@@ -72,7 +72,7 @@ def render(r: SheetResult, dpi: float = 200.0) -> np.ndarray:
     """The overlay image (BGR) of a read sheet: the header band above the page, the margin
     right of it listing what was read in written fields."""
     page, labels = _page(r, dpi)
-    body, texts = _with_margins(page, labels, round(LABEL_PT * dpi / 72))
+    body, texts = _with_margin(page, labels, round(LABEL_PT * dpi / 72))
     band, band_texts = _header(r, body.shape[1], dpi)
     below = [replace(t, xy=(t.xy[0], t.xy[1] + band.shape[0])) for t in texts]
     return _draw_texts(np.vstack([band, body]), band_texts + below)
@@ -150,7 +150,7 @@ def stack(wanted: Sequence[float], height: float, top: float, bottom: float,
     return ys
 
 
-def _with_margins(page: np.ndarray, labels: list[Label], px: int
+def _with_margin(page: np.ndarray, labels: list[Label], px: int
                   ) -> tuple[np.ndarray, list[_Text]]:
     """The page with a white margin on its right listing what was read in its written
     fields, row by row at each row's height and left to right within it (a row moved to
