@@ -69,6 +69,13 @@ EDGE_LINE = (0.75, 0.12, 0.55)  # a flat line whose middle is beyond this share 
 #   cell wide: the printed frame's edge (the bench's: 1-3 px of 29, 0.58-0.84 wide; the
 #   bottom of a faint 0 or 2 that showed only there: 0.29 and 0.42)
 
+DARK_TAIL = 0.6  # a cell after a number's last digit that the network calls no digit, yet
+#   whose darkest ink reaches this share of the number's darkest, holds a digit it missed
+#   (_gaps): 2039 phone 37, "21" on a dim photo whose haze darkens every cell, the 1 called
+#   no digit and the line read "2" for sure ("you wrote 2; the sheet scores 21"). On the
+#   cached harsh photos' 30,569 score lines every one with such a cell (139, at 0.5-2.1;
+#   the haze in an empty cell reaches about half the digits' darkness) was read wrong or
+#   unsure already
 FRAME_BAND = 0.16  # a cell whose ink all lies this close to its sides (a share of its width
 #   and height) holds what the frame's blur or a misregistration leaves, not a digit (1657
 #   phone 36 and 1595 phone 59: a last cell's right side, 4-5 px in, and top read 7 at 1.0;
@@ -318,16 +325,17 @@ def _pale_stroke(sub: np.ndarray, t_ink: float) -> bool:
                 and PALE_ONE[3] <= mid <= 1 - PALE_ONE[3])
 
 
-def _gaps(chars: list[str | Cell], inked: list[bool], faint: list[bool] | None = None
+def _gaps(chars: list[str | Cell], inked: list[bool], after: list[bool] | None = None
           ) -> None:
     """Mark '?' (unreadable, in place) each empty cell a right-aligned number cannot have:
     one between two written cells (a digit too faint to count as ink, or no digit), one
     just before the first written cell that holds some ink (`inked`: a minus sign too
     faint to count as ink, a pale 1, or ink short of a haze that the network calls no
     digit, which a crooked minus can be), and one after the last written cell that holds
-    faint ink (`faint`: a last digit too faint to count as ink; "20" read "2" was said to
-    be a miscount). An empty cell further left is left empty (a shadow, noise), and so is
-    a clean one after the number (a number written from the left)."""
+    a digit unread (`after`: faint ink, a last digit too faint to count as ink, "20" read
+    "2" was said to be a miscount; or ink as dark as the number's that the network calls
+    no digit, DARK_TAIL). An empty cell further left is left empty (a shadow, noise), and
+    so is a clean one after the number (a number written from the left)."""
     written = [k for k, c in enumerate(chars) if c != ""]
     if not written:
         return
@@ -338,7 +346,7 @@ def _gaps(chars: list[str | Cell], inked: list[bool], faint: list[bool] | None =
     if first > 0 and inked[first - 1]:
         chars[first - 1] = "?"
     for k in range(last + 1, len(chars)):
-        if faint is not None and faint[k]:
+        if after is not None and after[k]:
             chars[k] = "?"
 
 
@@ -381,8 +389,13 @@ def read_digits(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> 
             nothing.append(at)
     pale = [c == "" and _pale_stroke(sub, cal.t_ink)
             for c, sub in zip(chars, subs, strict=True)]
+    number = max((float(sub.max()) for c, sub in zip(chars, subs, strict=True)
+                  if isinstance(c, Cell)), default=0.0)
+    missed = [k in nothing and float(sub.max()) >= DARK_TAIL * number
+              for k, sub in enumerate(subs)]
     _gaps(chars, [t or pale[k] or (k in nothing and not hazes[k])
-                  for k, t in enumerate(traces)], faint)
+                  for k, t in enumerate(traces)],
+          [f or m for f, m in zip(faint, missed, strict=True)])
     read = [c for c in chars if isinstance(c, Cell)]
     unsure = [c for c in read if c.confidence < OCR_TRUST]
     if unsure and "-" not in chars and "?" not in chars and all(map(_one_vote_short, unsure)):
