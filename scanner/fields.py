@@ -75,7 +75,7 @@ DARK_TAIL = 0.6  # a cell after a number's last digit that the network calls no 
 #   no digit and the line read "2" for sure ("you wrote 2; the sheet scores 21"). On the
 #   cached harsh photos' 30,569 score lines every one with such a cell (139, at 0.5-2.1;
 #   the haze in an empty cell reaches about half the digits' darkness) was read wrong or
-#   unsure already
+#   unsure already; the cached scans and clean renders' 57,540 lines have none
 FRAME_BAND = 0.16  # a cell whose ink all lies this close to its sides (a share of its width
 #   and height) holds what the frame's blur or a misregistration leaves, not a digit (1657
 #   phone 36 and 1595 phone 59: a last cell's right side, 4-5 px in, and top read 7 at 1.0;
