@@ -389,10 +389,10 @@ def read_digits(d: np.ndarray, g: RegionGeom, cal: Calibration, ocr: Engine) -> 
             nothing.append(at)
     pale = [c == "" and _pale_stroke(sub, cal.t_ink)
             for c, sub in zip(chars, subs, strict=True)]
-    number = max((float(sub.max()) for c, sub in zip(chars, subs, strict=True)
-                  if isinstance(c, Cell)), default=0.0)
-    missed = [k in nothing and float(sub.max()) >= DARK_TAIL * number
-              for k, sub in enumerate(subs)]
+    darkest = [float(sub.max()) for sub in subs]
+    number = max((d for c, d in zip(chars, darkest, strict=True) if isinstance(c, Cell)),
+                 default=0.0)
+    missed = [k in nothing and d >= DARK_TAIL * number for k, d in enumerate(darkest)]
     _gaps(chars, [t or pale[k] or (k in nothing and not hazes[k])
                   for k, t in enumerate(traces)],
           [f or m for f, m in zip(faint, missed, strict=True)])
