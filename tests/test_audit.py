@@ -421,6 +421,23 @@ def test_a_correction_read_from_its_rim_on_some_sides_needs_a_sure_model(
         assert marks["a"].likely == CANCELLED
 
 
+@pytest.mark.parametrize(("alone", "quiet", "sent"), [
+    (2, True, False),  # 2027 clean 25: a pencil loop on sides no inked box faces
+    (3, True, False),
+    (1, True, True),  # one side alone: a neighbour's ink may make the rest
+    (2, False, True),  # a photo: its noise inks a rim as well
+])
+def test_a_correction_whose_rim_ink_no_neighbour_explains_keeps_its_reading(
+        tmp_path: Path, alone: int, quiet: bool, sent: bool) -> None:
+    path = _model(tmp_path, [0.0, 1.0, -9.0, 2.0], 5)  # cancelled at 0.73
+    f = {"ink": 1.0, "fill": 1.0, "level": 0.36, "t_ink": 0.15, "halo": 0.46,
+         "halo_sides": 3, "halo_seen": 4, "halo_strokes": 1, "halo_alone": alone}
+    marks = {"a": Mark(CANCELLED, 0.6, CANCELLED, "", f)}
+    assert audit.second_look(marks, ["a"], np.zeros((1, 5), np.float32), path,
+                             quiet=quiet) == (["a"] if sent else [])
+    assert marks["a"].state == (REVIEW if sent else CANCELLED)
+
+
 @pytest.mark.parametrize(("rid", "quiet", "logits", "sent"), [
     ("tour.7.mission.1", True, [0.0, 1.5, 0.0, 0.0], False),  # a scan, checked at 0.60
     ("tour.7.mission.1", True, [0.0, 0.0, 0.0, 0.0], True),  # ... at 0.25: under even odds

@@ -1429,3 +1429,23 @@ def test_faint_warning_lists_only_the_faint_marks_read_as_marked() -> None:
     assert faint_warnings(reading) == ["1 faint mark(s) (pencil?) read as marked: tour.1"]
     marks["tour.1"] = Mark(REVIEW, 0.4, CHECKED, "faint mark")
     assert faint_warnings(reading) == []
+
+
+def test_each_side_of_a_rim_faces_the_boxes_beyond_it() -> None:
+    """Rim.facing: the boxes past each side seen whose marks may ink it (a medal box's
+    row above and below, its column's neighbours left and right with their diagonals),
+    never the box itself nor a box beside it on the same row for its top or bottom."""
+    from scanner.marks.stack import _prepared
+    from scanner.template import blank
+
+    _, st = _prepared(blank(sheets.layout("career", "later", "letter"), DPI))
+
+    def facing(rid: str) -> list[set[str]]:
+        return [{st.ids[j] for j in near} for near in st.rims[st.ids.index(rid)].facing]
+
+    top, bottom, left, right = facing("medal.gallantry.6")
+    assert top == {f"medal.distinction.{i}" for i in (5, 6, 7)}
+    assert bottom == {f"medal.valor.{i}" for i in (5, 6, 7)}
+    assert left == {"medal.distinction.5", "medal.gallantry.5", "medal.valor.5"}
+    assert right == {"medal.distinction.7", "medal.gallantry.7", "medal.valor.7"}
+    assert facing("promotion.1")[-1] == {"promotion.2"}

@@ -2523,6 +2523,22 @@ def test_a_fill_between_a_neighbours_tick_and_scribble_is_no_sure_correction() -
     assert res.marks["medal.valor.3"].state == CANCELLED
 
 
+@pytest.mark.parametrize(("seed", "index", "rid"), [
+    (2027, 25, "medal.gallantry.6"), (2029, 16, "medal.valor.7")])
+def test_a_pencil_loop_missing_one_side_where_no_neighbour_is_inked_is_a_correction(
+        seed: int, index: int, rid: str) -> None:
+    """Held out (session 62): pencil corrections on clean renders whose loop misses the
+    rim on one side, the model 0.75 and 0.63: reviews under RIM_CORRECTION_DOUBT, the
+    sheets' only ones. The inked sides face no box read with ink (audit.RIM_ALONE), so
+    the loop is the box's own."""
+    case = make_case(case_seed(seed, "clean", index), "clean")
+    res = read(case)
+    assert case.truth[rid] == CANCELLED
+    assert res.marks[rid].state == CANCELLED, res.marks[rid]
+    assert res.marks[rid].features["halo_alone"] >= 2
+    assert not [k for k, m in res.marks.items() if m.state == REVIEW]
+
+
 @pytest.mark.parametrize(("seed", "profile", "index", "rid"), [
     (1867, "clean", 48, "tour.7.mission.1"), (1871, "scan-300", 74, "tour.6.mission.1")])
 def test_a_bold_tick_read_as_a_fill_on_a_quiet_sheet_is_a_mark(seed: int, profile: str,

@@ -68,6 +68,15 @@ RIM_CORRECTION_DOUBT = 0.85  # a box read as a correction for its rim inked on s
 #   tick drawn over its left edge and a correction's scribble on its right read cancelled
 #   at 0.6, the model 0.73, silently. On that session's 1,800 scans and clean renders
 #   (1193-1307, 1433-1487) the other four so read are corrections, the model 0.93-0.99
+RIM_ALONE = 2  # ... but not on a sheet as quiet as a scan when this many of its inked sides
+#   face no box read with ink (sheet._rim_ink_alone): no neighbour's mark put it there, so
+#   the loop is the box's own. Session 63: on the 3,312 cached scans and clean renders with
+#   a correction (42 seeds' scan-300 and clean sets, 21 scan-150, scan-600 and strays-scan
+#   sets) the 43 boxes read so were all corrections; 5 were reviews under this bar (the
+#   model 0.45-0.85), 4 of them now read cancelled, among them the only reviews of two
+#   held-out clean renders (2027 clean 25, 2029 clean 16: a pencil loop that misses the
+#   rim on one side, 0.75 and 0.63). Nothing else changed. 1247 scan-300 5's marker fill
+#   has an inked box beyond every inked side: it stays a review
 MARGINAL, MARGINAL_DOUBT = 1.15, 0.5  # a box the rules read as marked outright (no doubt in
 #   their why) whose ink's level stays under MARGINAL times its ink threshold goes to review
 #   under MARGINAL_DOUBT, not DOUBT: a stroke inking a tenth of a box has its darkest
@@ -332,7 +341,8 @@ def _doubt_bar(mk: Mark, light: bool, quiet: bool = False,
     barely darker than its threshold, FILLED_MARGINAL_DOUBT; on a `quiet` sheet one with
     ink beside its rim, FILLED_RIM_DOUBT, else outside the `executed` boxes
     FILLED_QUIET_DOUBT) or as a correction for its rim inked on some
-    sides only (RIM_CORRECTION_DOUBT), a box
+    sides only (RIM_CORRECTION_DOUBT; on a `quiet` sheet, not where RIM_ALONE of those
+    face no inked box), a box
     read empty on a sheet of light marks (LIGHT_EMPTY_DOUBT), a mark read outright from ink
     barely over its threshold (MARGINAL_DOUBT), any other (DOUBT)."""
     f = mk.features
@@ -345,7 +355,8 @@ def _doubt_bar(mk: Mark, light: bool, quiet: bool = False,
             return FILLED_RIM_DOUBT, FILLED_RIM_WHY
         return (FILLED_QUIET_DOUBT if quiet and not executed else FILLED_DOUBT), FILLED_WHY
     seen = f.get("halo_seen", 0)
-    if mk.state == CANCELLED and seen >= 3 and f.get("halo_sides", 0) < seen:
+    if (mk.state == CANCELLED and seen >= 3 and f.get("halo_sides", 0) < seen
+            and not (quiet and f.get("halo_alone", 0) >= RIM_ALONE)):
         return RIM_CORRECTION_DOUBT, RIM_CORRECTION_WHY
     if light and mk.state == EMPTY:
         return LIGHT_EMPTY_DOUBT, LIGHT_EMPTY_WHY

@@ -149,12 +149,13 @@ def halo_ink(canvas: np.ndarray, tpl: Template, rim: Rim | None, shift: tuple[in
     """How the rim around a box (HALO_MM outside its outline; its geometry `rim`) is
     inked: the inked fraction (halo), how many separate strokes cross it (halo_strokes),
     and on how many of the sides seen (halo_seen) it is inked along SIDE_INKED of their
-    length (halo_sides). A correction fills the box and scribbles round it through the
-    rim, on every side (or strikes it through past the outline); a box coloured in to
-    mark it stays inside, and ink from one side only is a neighbour's mark or a stroke
-    passing by. A rim pixel is inked when it is at least half as dark as the box's own
-    ink, and darker than the print there by a margin (less on a sheet not blurred)."""
-    none = {"halo": 0.0, "halo_strokes": 0, "halo_sides": 0, "halo_seen": 0}
+    length (halo_sides; which ones, as bits in Rim.sides' order: halo_inked). A
+    correction fills the box and scribbles round it through the rim, on every side (or
+    strikes it through past the outline); a box coloured in to mark it stays inside, and
+    ink from one side only is a neighbour's mark or a stroke passing by. A rim pixel is
+    inked when it is at least half as dark as the box's own ink, and darker than the
+    print there by a margin (less on a sheet not blurred)."""
+    none = {"halo": 0.0, "halo_strokes": 0, "halo_sides": 0, "halo_seen": 0, "halo_inked": 0}
     if rim is None:
         return none
     u0, v0, u1, v1 = rim.bounds
@@ -178,7 +179,8 @@ def halo_ink(canvas: np.ndarray, tpl: Template, rim: Rim | None, shift: tuple[in
         np.minimum.at(lo, lab, dd)
         np.maximum.at(hi, lab, dd)
         strokes = int(((hi >= STRUCK_MM) & (hi - lo >= STRUCK_SPAN_MM))[1:].sum())
-    sides = sum(int(inked[rows, cols].any(axis=axis)[along].mean() >= SIDE_INKED)
-                for rows, cols, axis, along in rim.sides)
+    on = [bool(inked[rows, cols].any(axis=axis)[along].mean() >= SIDE_INKED)
+          for rows, cols, axis, along in rim.sides]
     return {"halo": float(inked[rim.mask].mean()), "halo_strokes": strokes,
-            "halo_sides": sides, "halo_seen": len(rim.sides)}
+            "halo_sides": sum(on), "halo_seen": len(rim.sides),
+            "halo_inked": sum(1 << i for i, o in enumerate(on) if o)}

@@ -391,6 +391,7 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
     _drawn_low(marks, d, over, st, t_faint_k, t_print, cal.noise)
     inputs = None
     if audit:
+        _rim_ink_alone(marks, st)
         inputs = (st.ids, box_inputs(
             d, over, region, printed_zone, p0_k, t_ink_k, cal.ink_level, cal.noise, cal.blur,
             st.printed, st.executed, [marks[r].features for r in st.ids], st.inside, noise_k,
@@ -407,6 +408,21 @@ def read_marks(canvas: np.ndarray, tpl: Template, inks: dict[str, np.ndarray] | 
     # boxes (their pen strokes are read with the noise of edges and blur included)
     return Reading(marks, _field_calibration(calibrate(d, st, core=False), darkness, tpl),
                    shift_map, darkness, faint, fld, (sigma, gain), contrast, inputs)
+
+
+def _rim_ink_alone(marks: dict[str, Mark], st: Stack) -> None:
+    """Each box read as a correction whose rim is inked on some of its sides seen but not
+    all gets halo_alone: how many of its inked sides face no box read with ink (within
+    REACH_MM): ink there is the box's own, not a neighbour's (audit.RIM_ALONE)."""
+    for k, rid in enumerate(st.ids):
+        f, rim = marks[rid].features, st.rims[k]
+        if (marks[rid].state != CANCELLED or rim is None
+                or not 0 < f.get("halo_sides", 0) < f.get("halo_seen", 0)):
+            continue
+        bits = int(f.get("halo_inked", 0))
+        f["halo_alone"] = sum(
+            1 for i, near in enumerate(rim.facing) if bits >> i & 1
+            and all(marks[st.ids[j]].state == EMPTY for j in near))
 
 
 def _box_features(feats: dict[str, np.ndarray], k: int, t_ink: np.ndarray,

@@ -6,7 +6,7 @@ the whole stack rather than box by box.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -25,6 +25,8 @@ SIDE_SEEN, SIDE_INKED = 0.3, 0.4  # ... unless the rim, seen on three sides or m
 #   stroke passing by: coloured in). The bench's corrections ink 2 sides or more at 0.61 and
 #   over (all their sides seen over HALO_CANCEL); boxes coloured in with such ink nearby,
 #   one side, or 2-3 of 4 (review) (docs/scanner.md)
+REACH_MM = 2.0  # a mark reaches this far past its own box (a tick's arm, a loop, a spill):
+#   a box within it of a side of another's rim may have put ink there (Rim.facing)
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,8 @@ class Rim:
     mask: np.ndarray
     dist: np.ndarray
     sides: tuple[tuple[slice, slice, int, np.ndarray], ...]
+    facing: tuple[np.ndarray, ...] = ()  # per side seen: the stack indices of the boxes
+    #                                      beyond it within REACH_MM (_facing)
 
 
 @dataclass(frozen=True)
@@ -149,6 +153,36 @@ def _near_boxes(geoms: list[RegionGeom], dpi: float) -> tuple[np.ndarray, ...]:
     return tuple(np.flatnonzero((row < reach) & (row > 0)) for row in dist)
 
 
+def _facing(rims: list[Rim | None], geoms: list[RegionGeom], dpi: float
+            ) -> tuple[Rim | None, ...]:
+    """Each rim with, per side seen, the other boxes beyond that side (past the box's
+    edge there) within REACH_MM of its band: those whose marks may ink it."""
+    reach = REACH_MM / 25.4 * dpi
+    boxes = np.array([g.box for g in geoms], np.float64).reshape(-1, 4)
+    out: list[Rim | None] = []
+    for k, rim in enumerate(rims):
+        if rim is None:
+            out.append(None)
+            continue
+        u0, v0 = rim.bounds[0], rim.bounds[1]
+        h, w = rim.mask.shape
+        bu0, bv0, bu1, bv1 = boxes[k]
+        facing = []
+        for rows, cols, _, _ in rim.sides:
+            r0, r1, _ = rows.indices(h)
+            c0, c1, _ = cols.indices(w)
+            su0, sv0, su1, sv1 = u0 + c0, v0 + r0, u0 + c1, v0 + r1
+            beyond = (boxes[:, 3] <= bv0 + 1 if sv1 <= bv0 + 1 else
+                      boxes[:, 1] >= bv1 - 1 if sv0 >= bv1 - 1 else
+                      boxes[:, 2] <= bu0 + 1 if su1 <= bu0 + 1 else boxes[:, 0] >= bu1 - 1)
+            near = (beyond & (boxes[:, 0] - reach < su1) & (boxes[:, 2] + reach > su0)
+                    & (boxes[:, 1] - reach < sv1) & (boxes[:, 3] + reach > sv0))
+            near[k] = False
+            facing.append(np.flatnonzero(near))
+        out.append(replace(rim, facing=tuple(facing)))
+    return tuple(out)
+
+
 def _stack(tpl: Template) -> Stack:
     sel = [k for k, g in enumerate(tpl.regions) if g.region.kind in ("checkbox", "bubble")]
     geoms = [tpl.regions[k] for k in sel]
@@ -195,7 +229,7 @@ def _stack(tpl: Template) -> Stack:
         n_inside=inside.sum(axis=(1, 2)), n_centre=(centre & inside).sum(axis=(1, 2)),
         n_text=text.sum(axis=(1, 2)), near_boxes=_near_boxes(geoms, tpl.dpi),
         core_idx=_cycled(cores), n_core=np.array([c.sum() for c in cores]),
-        rims=tuple(_rim(g, tpl.dpi) for g in geoms),
+        rims=_facing([_rim(g, tpl.dpi) for g in geoms], geoms, tpl.dpi),
         ring_xy=((ring_x - Q / 2) / Q, (ring_y - P / 2) / P))
 
 
