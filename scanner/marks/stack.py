@@ -172,9 +172,14 @@ def _facing(rims: list[Rim | None], geoms: list[RegionGeom], dpi: float
             r0, r1, _ = rows.indices(h)
             c0, c1, _ = cols.indices(w)
             su0, sv0, su1, sv1 = u0 + c0, v0 + r0, u0 + c1, v0 + r1
-            beyond = (boxes[:, 3] <= bv0 + 1 if sv1 <= bv0 + 1 else
-                      boxes[:, 1] >= bv1 - 1 if sv0 >= bv1 - 1 else
-                      boxes[:, 2] <= bu0 + 1 if su1 <= bu0 + 1 else boxes[:, 0] >= bu1 - 1)
+            if sv1 <= bv0 + 1:  # the band above the box: the boxes wholly above it
+                beyond = boxes[:, 3] <= bv0 + 1
+            elif sv0 >= bv1 - 1:  # below
+                beyond = boxes[:, 1] >= bv1 - 1
+            elif su1 <= bu0 + 1:  # left
+                beyond = boxes[:, 2] <= bu0 + 1
+            else:  # right
+                beyond = boxes[:, 0] >= bu1 - 1
             near = (beyond & (boxes[:, 0] - reach < su1) & (boxes[:, 2] + reach > su0)
                     & (boxes[:, 1] - reach < sv1) & (boxes[:, 3] + reach > sv0))
             near[k] = False
