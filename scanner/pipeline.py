@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from scanner import fields as fieldreader
-from scanner.choices import bubble_groups, one_choice, settled_notes
+from scanner.choices import bubble_groups, doubt_unchosen, one_choice, settled_notes
 from scanner.consistency import SHAPE_WHY, doubt_by_rules, doubt_named_missing, settle_by_rules
 from scanner.identify import first_fit, identify
 from scanner.linesum import confirm_by_sum
@@ -308,8 +308,9 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False,
 
 def _bubble_groups(res: SheetResult) -> None:
     """One choice per bubble group (scanner.choices), with what it settled or assumed."""
-    settled, unmarked = one_choice(res.marks, bubble_groups(res.manifest.regions),
-                                   "several {} options marked")
+    groups = bubble_groups(res.manifest.regions)
+    settled, unmarked = one_choice(res.marks, groups, "several {} options marked")
+    doubt_unchosen(res.marks, groups, unmarked)
     res.warnings += settled_notes(settled, "box(es)")
     res.warnings += [f"no {group} option marked: the default is assumed" for group in unmarked]
 

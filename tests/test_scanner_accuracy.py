@@ -2523,6 +2523,19 @@ def test_a_fill_between_a_neighbours_tick_and_scribble_is_no_sure_correction() -
     assert res.marks["medal.valor.3"].state == CANCELLED
 
 
+def test_a_light_tick_in_a_start_group_left_unchosen_is_a_review() -> None:
+    """Held out (session 63): 2081 scan-300 61, a light pencil tick low in the start
+    option "still easier yet", across its printed circle, that the learned second look
+    settled empty at 0.998, silently, leaving the start group with no choice
+    (choices.doubt_unchosen)."""
+    from scanner.choices import UNCHOSEN_WHY
+
+    case = make_case(case_seed(2081, "scan-300", 61), "scan-300")
+    m = read(case).marks["start.still_easier_yet"]
+    assert case.truth["start.still_easier_yet"] == CHECKED
+    assert m.state == REVIEW and m.why == UNCHOSEN_WHY.format("start"), m
+
+
 @pytest.mark.parametrize(("seed", "index", "rid"), [
     (2027, 25, "medal.gallantry.6"), (2029, 16, "medal.valor.7")])
 def test_a_pencil_loop_missing_one_side_where_no_neighbour_is_inked_is_a_correction(

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from scanner.choices import SETTLED_WHY, SURE_CONFIDENCE, one_choice, settled_notes
-from scanner.marks import CHECKED, EMPTY, INK, REVIEW, Mark
+from scanner.choices import (
+    SETTLED_WHY,
+    SURE_CONFIDENCE,
+    UNCHOSEN_WHY,
+    doubt_unchosen,
+    one_choice,
+    settled_notes,
+)
+from scanner.marks import CHECKED, EMPTY, INK, REVIEW, SETTLED, Mark
+from scanner.marks.audit import SETTLE_WHY
 
 GROUPS = {"start": ["start.a", "start.b", "start.c"]}
 TRACE = Mark(REVIEW, 0.35, CHECKED, "a little ink: a light mark, an erasure or a stray?",
@@ -68,3 +76,27 @@ def test_the_note_names_what_was_settled() -> None:
     assert settled_notes([], "box(es)") == []
     assert settled_notes(["start.b", "start.c"], "bubble(s)") == [
         "2 unclear bubble(s) settled by their group's one sure choice: start.b, start.c"]
+
+
+def settled_empty(ink: float) -> Mark:
+    """An option the rules doubted for its ink and the learned second look settled empty."""
+    return Mark(EMPTY, 0.6, EMPTY, f"{SETTLE_WHY}: empty (0.9984); the rules: a little ink",
+                {"ink": ink}, SETTLED)
+
+
+@pytest.mark.parametrize(("option", "unmarked", "sent"), [
+    (settled_empty(0.027), ["start"], True),  # 2081 scan-300 61: a light tick settled away
+    (settled_empty(0.0066), ["start"], False),  # a speck on a photo (1783 phone 67)
+    (Mark(EMPTY, 1.0, EMPTY, "", {"ink": 0.023}), ["start"], False),  # the rules' own empty
+    (settled_empty(0.027), [], False),  # the group has its choice
+])
+def test_a_group_left_unchosen_doubts_ink_the_model_settled_away(
+        option: Mark, unmarked: list[str], sent: bool) -> None:
+    marks = page(c=option)
+    assert doubt_unchosen(marks, GROUPS, unmarked) == (["start.c"] if sent else [])
+    m = marks["start.c"]
+    if sent:
+        assert (m.state, m.likely, m.doubt) == (REVIEW, EMPTY, INK)
+        assert m.why == UNCHOSEN_WHY.format("start")
+    else:
+        assert m is option
