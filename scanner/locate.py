@@ -25,6 +25,14 @@ QUICK_WINDOW = 7  # ... with one adaptive-threshold window first (px), then with
 #   corner-cut and stray-mark photos and scans: the 7 px window alone finds every marker
 #   both find (1,009; all four on 233 sheets), in half the time (12 ms against 24 on a
 #   12 MP photo at 1/4); the refined corners are the same to 3e-5 px
+THOROUGH_PERIMETER = 0.01  # the closer look's smallest marker: this share of the image's
+#   long side, in perimeter (OpenCV's default 0.03: a marker of 30 px at half scale). Session
+#   64, the 5,920 cached phone and corner-cut photos: the default missed 61 markers in view,
+#   on 17 photos that then had too few to read (12 of them photos of 8-12 MP whose sheet
+#   covers a fifth of the frame, markers 38-52 px); 0.01 misses 27, and the 6 photos left
+#   are VGA photos of the sheet at 11-29 px/inch (too small to read anyway). It finds no
+#   marker out of view, none off by more than 3.3 px, none of the 5,920 photos loses one;
+#   the 81 photos that need the closer look take 17 ms more
 REFINE_WINDOW = 23  # a marker is refined on its crop with this one window first (OpenCV's
 #   three, 3-23 px, when it is not found so). Session 55, the 360 markers of 200 of seed 0's
 #   photos and scans: 0.5 ms a marker instead of 1.3, 345 corners the same, none off by
@@ -50,9 +58,12 @@ class Located:
 def _detector(mode: str) -> cv2.aruco.ArucoDetector:
     """'quick': the first pass (markers at least ~1% of the image's long side, one
     threshold window); 'fast': the same with two windows (3-4x faster than the defaults
-    on a page full of text); 'thorough': OpenCV's defaults; 'refine': sub-pixel corners,
-    for full-resolution crops ('refine-quick': with one threshold window)."""
+    on a page full of text); 'thorough': OpenCV's defaults but for smaller markers
+    (THOROUGH_PERIMETER); 'refine': sub-pixel corners, for full-resolution crops
+    ('refine-quick': with one threshold window)."""
     params = cv2.aruco.DetectorParameters()
+    if mode == "thorough":
+        params.minMarkerPerimeterRate = THOROUGH_PERIMETER
     if mode in ("quick", "fast"):
         params.minMarkerPerimeterRate = 0.04
         params.maxMarkerPerimeterRate = 0.6
