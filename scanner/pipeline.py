@@ -56,11 +56,12 @@ from scanner.order import (
     doubt_unsure_before_review,
     settle,
 )
-from scanner.rectify import fit, require_markers, warp
+from scanner.rectify import MIN_MARKERS, fit, require_markers, warp
 from scanner.template import blank
 from scanner.triage import FormPage, PageError, PageImage, pages
 from scanner.written import DIFFERS, WrittenLine
 from scanner.written import compare as compare_written
+from sheets.markers import MARKER_SIZE
 from sheets.paper import PAPERS
 from starsheets.errors import InputFileError, NotASheetError, StarsheetsError
 
@@ -96,6 +97,25 @@ def refuse_too_small(corners: Mapping[int, np.ndarray], shape: tuple[int, ...], 
     paper, f = first_fit(corners)
     if f.dpi < MIN_DPI_CAREER:
         raise too_small(source, f.dpi, PAPERS[paper].size, shape)
+
+
+def refuse_tiny_markers(corners: Mapping[int, np.ndarray], shape: tuple[int, ...], source: str
+                        ) -> None:
+    """Raise the too-small error when too few markers were found to fit the page and even
+    the largest one found puts the sheet under every kind's floor (MIN_DPI_CAREER): the
+    others are lost for being a few pixels wide, and a closer or bigger photo is the fix,
+    not a whole sheet in view (session 64: six VGA photos at 11-29 px/inch, one or two of
+    their markers found, were told a corner was missing)."""
+    if not corners or len(corners) >= MIN_MARKERS:
+        return
+    dpi = max(marker_side_px(c) for c in corners.values()) / (MARKER_SIZE / 72)
+    if dpi < MIN_DPI_CAREER:
+        raise too_small(source, dpi, PAPERS["letter"].size, shape)
+
+
+def marker_side_px(corners: np.ndarray) -> float:
+    """The mean side of one marker's quadrilateral in the image (px)."""
+    return float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
 
 
 def too_small(source: str, dpi: float, page_size: tuple[float, float], shape: tuple[int, ...]
@@ -176,6 +196,7 @@ def scan_page(page: PageImage, ocr: bool = True, anyway: bool = False,
     if len(loc.corners) < 3 and loc.others:
         raise NotASheetError(f"{page.source}: ArUco markers found, but not a starsheets sheet's",
                              "Scan a sheet printed by `starsheets print`.")
+    refuse_tiny_markers(loc.corners, gray.shape, page.source)
     require_markers(loc.corners, page.source)
     with t.stage("identify"):
         try:

@@ -317,6 +317,22 @@ def test_a_sheet_too_small_to_identify_is_refused_as_too_small(tmp_path: Path, c
         assert r.returncode == code and what in err and err.count("\n") == 1, err
 
 
+def test_a_photo_too_small_for_its_markers_to_show_is_refused_as_too_small(
+        tmp_path: Path, cli: Cli) -> None:
+    """A 640x480 photo of a sheet at 16-29 px/inch: two of its markers (10-13 px) are
+    found, and the fix is a closer photo, not a sheet wholly in view."""
+    from scanner.synthetic import case_seed, make_case
+
+    case = make_case(case_seed(1693, "phone", 60), "phone")
+    path = tmp_path / "far.jpg"
+    path.write_bytes(case.encoded)
+    r = cli("scan", "--no-ocr", str(path))
+    err = r.stderr.decode()
+    assert r.returncode == ExitCode.INPUT_FILE, err
+    assert "too small in the image (27 pixels per inch)" in err and "closer" in err, err
+    assert "corner markers" not in err and err.count("\n") == 1, err
+
+
 def test_a_640x480_photo_is_read_for_what_it_shows(tmp_path: Path, cli: Cli) -> None:
     """A whole page at 54 px/inch in a 480x640 photo is read: every box's mark or its
     absence, with the Executed boxes' ticks and slashes that the low-resolution model is
