@@ -469,8 +469,10 @@ def summary(r: Any) -> list[str]:
     errors = sum(1 for f in r.findings if f.get("severity") == "error")
     warns = sum(1 for f in r.findings if f.get("severity") == "warning")
     if not sp.missing:
-        lines.append(f"  {'OK' if not errors else 'NOT LEGAL' if r.kind == CHARACTER else 'NOT AGREED YET'}"
-                     f": {errors} error(s), {warns} warning(s)")
+        verdict = "OK" if not errors else "NOT LEGAL" if r.kind == CHARACTER else "NOT AGREED YET"
+        provisional = (f" (provisional: {len(r.review)} box(es)/field(s) below read at their "
+                       "most likely value)" if r.review else "")
+        lines.append(f"  {verdict}: {errors} error(s), {warns} warning(s){provisional}")
     if r.review:
         from scanner.report import review_lines
 

@@ -294,6 +294,25 @@ def test_validate_photos(tmp: str, tmp_path: Path, cli: Cli) -> None:
     assert "page 2 is missing" in res.stderr and "Traceback" not in res.stderr
 
 
+def test_a_verdict_resting_on_fields_to_review_says_it_is_provisional(tmp: str) -> None:
+    """The findings are worked out from the review fields' most likely values (an unread
+    trait name makes a racial trait "missing"), so the verdict says it is provisional
+    while anything waits for review, as the career page's score does."""
+    import dataclasses
+
+    from scanner.spacer import summary
+    from starsheets.commands.spacer import provisional
+
+    r = scanned("mistakes", "clean", tmp)
+    sure = summary(dataclasses.replace(r, review=[]))[1]
+    unsure = summary(dataclasses.replace(r, review=["trait.1.name"]))[1]
+    assert sure.startswith("  NOT LEGAL: ") and "provisional" not in sure, sure
+    assert unsure == sure + " (provisional: 1 box(es)/field(s) below read at their most " \
+        "likely value)", unsure
+    assert provisional(["p1.jpg: 2 box(es)/field(s) to check on the form (...)"]) != ""
+    assert provisional(["p1.jpg: read from a photo"]) == ""
+
+
 def test_validate_character_from_one_photo_per_page(tmp: str, cli: Cli) -> None:
     """`validate character p2.jpg p1.jpg`: the pages of one form, in any order, validate
     as the character file does; a data file among photos is a usage error."""

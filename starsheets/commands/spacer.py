@@ -49,6 +49,14 @@ def _to_review(notes: list[str]) -> bool:
     return any("to check on the form" in n for n in notes)
 
 
+def provisional(notes: list[str]) -> str:
+    """What follows the form's verdict when a photo's reading left boxes or fields to
+    check: the findings were worked out from their most likely values."""
+    if _to_review(notes):
+        return " (provisional: the photo left boxes or fields to check, noted above)"
+    return ""
+
+
 def _readings(findings: tuple[Finding, ...]) -> dict[str, str]:
     ids = sorted({r for f in findings for r in f.readings}, key=lambda s: int(s[1:]))
     return {i: READINGS[i] for i in ids}
@@ -102,7 +110,8 @@ def run_validate_character(paths: str | list[str], as_json: bool) -> ExitCode:
             "computed": report.computed, "readings": _readings(report.findings)}), nl=False)
     else:
         status = "OK" if report.ok else "NOT LEGAL"
-        click.echo(f"{path}: {_headline(char, report)}: {status}, {_tally(report.findings)}")
+        click.echo(f"{path}: {_headline(char, report)}: {status}, {_tally(report.findings)}"
+                   f"{provisional(notes)}")
         line = _computed_line(report.computed)
         if line:
             click.echo(f"  {line}")
@@ -131,7 +140,7 @@ def run_validate_setting(paths: str | list[str], as_json: bool) -> ExitCode:
         click.echo(report.text, nl=False)
         click.echo("")
         status = "OK" if report.ok else "NOT AGREED YET"
-        click.echo(f"{path}: {status}, {_tally(report.findings)}")
+        click.echo(f"{path}: {status}, {_tally(report.findings)}{provisional(notes)}")
         for f in sorted(report.findings, key=lambda f: f.severity != ERROR):
             for text in f.lines():
                 click.echo(f"  {text}")
