@@ -33,6 +33,8 @@ class Recipe:
     profile: str
     megapixels: float
     quality: int | None = 85  # None: the camera's own JPEG, when it needs no scaling
+    edition: str = "later"
+    paper: str = "letter"
 
 
 RECIPES = (
@@ -42,6 +44,8 @@ RECIPES = (
     Recipe("scan", 300, "scan-300", 2.4),  # a 300 dpi scan, the name Sam written on it
     Recipe("blank", 428, "phone-easy", 2.4),  # a blank page beside other papers
     Recipe("vga", 619, "phone-vga", 0.31, None),  # a 640x480 photo of a career (pen), as taken
+    # the earlier edition's page on A4, a finished career in pen (Emperor)
+    Recipe("a4-earlier", 514, "phone-easy", 2.4, edition="earlier", paper="a4"),
 )
 
 
@@ -64,7 +68,7 @@ def make(r: Recipe) -> dict[str, object]:
     """Write samples/photos/<name>.jpg and .expected.json; return the expected record."""
     from scanner.synthetic import VERSION, make_case
 
-    case = make_case(r.seed, r.profile)
+    case = make_case(r.seed, r.profile, r.edition, r.paper)
     photo = OUT / f"{r.name}.jpg"
     photo.write_bytes(_scaled_jpeg(case.encoded, r.megapixels, r.quality))
     boxes = {rid: v for rid, v in case.truth.items() if isinstance(v, str) and rid != "name"}
@@ -72,7 +76,8 @@ def make(r: Recipe) -> dict[str, object]:
         "source": f"samples/photos/{photo.name}",
         "code": case.meta["code"],
         "generator": {"module": "scanner.synthetic", "version": VERSION, "seed": r.seed,
-                      "profile": r.profile, "downscaled_to_mp": r.megapixels,
+                      "profile": r.profile, "edition": r.edition, "paper": r.paper,
+                      "downscaled_to_mp": r.megapixels,
                       "jpeg_quality": r.quality},
         "state": case.state.to_dict(),
         "marks": boxes,
