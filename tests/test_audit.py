@@ -317,6 +317,30 @@ def test_on_a_quiet_sheet_a_filled_box_with_ink_beside_its_rim_needs_a_surer_mod
         assert marks["a"].why.startswith(audit.FILLED_RIM_WHY)
 
 
+@pytest.mark.parametrize(("rid", "why", "logits", "quiet", "sent"), [
+    ("mission.siege.1", "", [-9.0, 0.2, 0.0, -9.0], False, True),  # a tick at 0.55: review
+    ("mission.siege.1", "", [-9.0, -0.2, 0.0, -9.0], False, False),  # ... at 0.45: no
+    ("mission.siege.1", "", [-9.0, 0.2, 0.0, -9.0], True, False),  # a quiet sheet: no
+    ("mission.siege.1", "settled", [-9.0, 0.2, 0.0, -9.0], False, False),  # a doubt of its own
+    ("promotion.3", "", [-9.0, 0.2, 0.0, -9.0], False, False),  # not an Executed box
+])
+def test_a_slash_the_model_leans_to_read_as_a_tick_goes_to_review_on_a_photo(
+        tmp_path: Path, rid: str, why: str, logits: list[float], quiet: bool,
+        sent: bool) -> None:
+    """Session 64, held out on the earlier edition (2099 phone 66): a pen tick with a stub
+    of a short arm on a blurred photo read slashed at 0.994, the model checked 0.55."""
+    path = _model(tmp_path, logits, 5)
+    marks = {rid: Mark(SLASHED, 0.994, SLASHED, why, {"ink": 0.14})}
+    got = audit.second_look(marks, [rid], np.zeros((1, 5), np.float32), path, quiet=quiet)
+    assert got == ([rid] if sent else [])
+    mk = marks[rid]
+    if sent:
+        assert mk.state == REVIEW and mk.likely == CHECKED
+        assert mk.why == f"{audit.TICK_LEAN_WHY} ({audit.AUDIT_WHY}: checked 0.55)"
+    else:
+        assert mk.state == SLASHED
+
+
 def test_a_photo_too_coarse_for_shapes_has_nothing_settled(tmp_path: Path) -> None:
     path = _model(tmp_path, [0.0, 0.0, 9.0, 0.0], 5)  # all but sure of a slash
     marks = {"a": Mark(REVIEW, 0.4, SLASHED, "faint mark: tick, cross or slash?")}

@@ -28,7 +28,13 @@ from scanner.faintline import ENDS_SCORE, LINE_RATIO, LINE_SCORE
 from scanner.fields import OCR_TRUST
 from scanner.linesum import CONFIRMED
 from scanner.marks import BLURRED_PX, EMPTY, INK, REVIEW, SETTLED, Calibration, Mark
-from scanner.marks.audit import AUDIT_WHY, FILLED_RIM_WHY, SETTLE_WHY, SHAPE_SETTLE_WHY
+from scanner.marks.audit import (
+    AUDIT_WHY,
+    FILLED_RIM_WHY,
+    SETTLE_WHY,
+    SHAPE_SETTLE_WHY,
+    TICK_LEAN_WHY,
+)
 from scanner.marks.classifier import HALO_FILL
 from scanner.marks.sheet import FAINT_LINE_WHY, LIGHT_BAND_WHY
 from scanner.pipeline import SheetResult, scan_page
@@ -229,6 +235,18 @@ def test_synthetic_slice_meets_its_targets(name: str, profile: str, silent: floa
     assert score.failed == 0, notes
     assert score.silent / score.boxes <= silent, notes
     assert score.review / score.boxes <= review, (score.review, score.boxes)
+
+
+def test_a_pen_tick_read_as_a_slash_that_the_model_leans_to_call_a_tick_is_a_review() -> None:
+    """Held out on the earlier edition (session 64, 2099 phone 66): a blue pen tick whose
+    short arm is a stub on a blurred photo, read slashed at 0.994 (a failed mission),
+    the model checked 0.55: a review leaning checked, not a silent failure."""
+    case = make_case(case_seed(2099, "phone", 66), "phone", "earlier", "letter")
+    res = read(case)
+    assert case.truth["mission.siege.1"] == CHECKED
+    m = res.marks["mission.siege.1"]
+    assert m.state == REVIEW and m.likely == CHECKED and m.why.startswith(TICK_LEAN_WHY), m
+    assert not Score().add(case, res)
 
 
 @pytest.mark.slow
