@@ -109,7 +109,7 @@ def refuse_tiny_markers(corners: Mapping[int, np.ndarray], shape: tuple[int, ...
     if not corners or len(corners) >= MIN_MARKERS:
         return
     dpi = max(marker_side_px(c) for c in corners.values()) / (MARKER_SIZE / 72)
-    if dpi < MIN_DPI_CAREER:
+    if dpi < MIN_DPI_CAREER:  # (the paper is unknown: Letter stands in for the fix's words)
         raise too_small(source, dpi, PAPERS["letter"].size, shape)
 
 
