@@ -54,6 +54,11 @@ class Located:
         return [POSITIONS[i] for i in MARKER_IDS if i not in self.corners]
 
 
+def marker_side_px(corners: np.ndarray) -> float:
+    """The mean side of one marker's quadrilateral in the image (px)."""
+    return float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
+
+
 @cache
 def _detector(mode: str) -> cv2.aruco.ArucoDetector:
     """'quick': the first pass (markers at least ~1% of the image's long side, one

@@ -27,7 +27,7 @@ from scanner.choices import bubble_groups, doubt_unchosen, one_choice, settled_n
 from scanner.consistency import SHAPE_WHY, doubt_by_rules, doubt_named_missing, settle_by_rules
 from scanner.identify import first_fit, identify
 from scanner.linesum import confirm_by_sum
-from scanner.locate import locate
+from scanner.locate import locate, marker_side_px
 from scanner.lowres import (
     LOW_RES_DPI,
     digits_confidence,
@@ -111,11 +111,6 @@ def refuse_tiny_markers(corners: Mapping[int, np.ndarray], shape: tuple[int, ...
     dpi = max(marker_side_px(c) for c in corners.values()) / (MARKER_SIZE / 72)
     if dpi < MIN_DPI_CAREER:  # (the paper is unknown: Letter stands in for the fix's words)
         raise too_small(source, dpi, PAPERS["letter"].size, shape)
-
-
-def marker_side_px(corners: np.ndarray) -> float:
-    """The mean side of one marker's quadrilateral in the image (px)."""
-    return float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
 
 
 def too_small(source: str, dpi: float, page_size: tuple[float, float], shape: tuple[int, ...]
