@@ -22,6 +22,7 @@ $(STAMP): pyproject.toml constraints.txt Makefile
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 	$(PIP) install -q -c constraints.txt -e '.[dev,ocr]' || $(PIP) install -q -c constraints.txt -e '.[dev]'
+	$(PY) -m starsheets.warmup
 	touch $(STAMP)
 
 venv: $(STAMP)
