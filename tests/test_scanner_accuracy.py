@@ -548,7 +548,41 @@ def test_faint_tail_counts_sure_marks_on_photos_only() -> None:
     light = [0.19] * 2 + [0.3] * 8
     assert _faint_tail(reading(0.02, light)) == 0.2
     assert _faint_tail(reading(0.005, light)) == 0.0  # a scan: read again at its own noise
-    assert _faint_tail(reading(0.02, light[: FAINT_MIN_SURE - 1])) == 0.0
+    assert _faint_tail(reading(0.02, light[1: FAINT_MIN_SURE])) == 0.0  # one under, of 9
+
+
+def test_faint_tail_counts_a_few_sure_marks_when_several_lie_under_the_threshold() -> None:
+    """A photo with fewer than FAINT_FEW_SURE sure marks, FAINT_FEW_UNDER of them under
+    their ink threshold: its share counts (so few marks show, and those barely). From
+    FAINT_FEW_SURE to FAINT_MIN_SURE it does not."""
+    from scanner.marks import Mark, Reading
+    from scanner.marks.legible import FAINT_FEW_UNDER, FAINT_TAIL, _faint_tail
+
+    def reading(levels: list[float]) -> Reading:
+        marks = {f"promotion.{i + 1}": Mark(CHECKED, 0.6, CHECKED, "", {"level": lv,
+                                                                      "t_ink": 0.2})
+                 for i, lv in enumerate(levels)}
+        return Reading(marks, Calibration(0.0, 0.02, 0.2, 0.1), {}, {})
+
+    assert FAINT_FEW_UNDER == 2
+    assert _faint_tail(reading([0.17, 0.18, 0.19, 0.26])) == 0.75 > FAINT_TAIL
+    assert _faint_tail(reading([0.19, 0.3, 0.3, 0.3])) == 0.0  # one alone: a mark, not a tail
+    assert _faint_tail(reading([0.25, 0.3, 0.3])) == 0.0
+    assert _faint_tail(reading([0.17, 0.18, 0.19, 0.26, 0.3])) == 0.0  # FAINT_FEW_SURE marks
+
+
+def test_a_photo_showing_a_few_marks_all_barely_is_refused_as_too_faint() -> None:
+    """2089 phone 37 on A4: grey pencil at 0.6x width on a defocused photo at 90-127
+    px/inch. Of its 18 marks it read 4 for sure, 3 of them under their ink threshold, and
+    two little inks the learned second look settled empty (0.9994-0.9995) were marks: read
+    silently wrong until session 65. Now refused as too faint, with the fix; read anyway,
+    it warns so."""
+    case = make_case(case_seed(2089, "phone", 37), "phone", paper="a4")
+    res = read(case)
+    assert res.error is not None, res.warnings
+    assert "lighter than the ink threshold" in res.error.one_line(), res.error
+    anyway = read(case, anyway=True)
+    assert anyway.error is None and any(w.startswith("read anyway") for w in anyway.warnings)
 
 
 def test_photo_with_a_sixth_of_its_boxes_unclear_is_refused() -> None:
